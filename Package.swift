@@ -1,0 +1,84 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One list of Swift settings for every target: Swift 6 language mode is set package-wide below.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "pokestub",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "pokestub", targets: ["pokestub"]),
+        .library(name: "PokemonClient", targets: ["PokemonClient"]),
+        .library(name: "PokestubClient", targets: ["PokestubClient"]),
+        .library(name: "PokestubTesting", targets: ["PokestubTesting"]),
+    ],
+    targets: [
+        // C adapters: system libraries from Debian, each imported by exactly one Swift target.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+
+        // The product: stub model, matching, journal, admin API, configuration. Pure Swift, no C.
+        .target(name: "PokestubCore", swiftSettings: swiftSettings),
+        // Serving HTTP through libmicrohttpd: the only target that imports CMicroHTTPD.
+        .target(
+            name: "PokestubServer",
+            dependencies: ["PokestubCore", "CMicroHTTPD"],
+            swiftSettings: swiftSettings
+        ),
+        // Talking to the upstream through libcurl: the only target that imports CCurl.
+        .target(
+            name: "PokestubUpstream",
+            dependencies: ["PokestubCore", "CCurl"],
+            swiftSettings: swiftSettings
+        ),
+        // The daemon's command line. Thin: parses arguments and wires the targets together.
+        .executableTarget(
+            name: "pokestub",
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Libraries for app and test code. Foundation only, so they build for iOS and macOS too.
+        .target(name: "PokemonClient", swiftSettings: swiftSettings),
+        .target(name: "PokestubClient", swiftSettings: swiftSettings),
+        // In-process server for Linux and macOS tests.
+        .target(
+            name: "PokestubTesting",
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubClient"],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "PokestubCoreTests",
+            dependencies: ["PokestubCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PokestubServerTests",
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubTesting", "PokestubClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PokestubCLITests",
+            dependencies: ["pokestub"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PokemonClientTests",
+            dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

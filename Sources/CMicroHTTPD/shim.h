@@ -1,0 +1,79 @@
+#ifndef POKESTUB_CMICROHTTPD_SHIM_H
+#define POKESTUB_CMICROHTTPD_SHIM_H
+
+// Typed wrappers for libmicrohttpd's variadic functions, which Swift cannot call.
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/// Everything pokestub sets when starting a daemon. Zero means "library default" for the numbers;
+/// listen_fd < 0 means "bind yourself"; bind_address NULL means "any address".
+struct pokestub_mhd_settings {
+    unsigned int flags;
+    uint16_t port;
+    const struct sockaddr *bind_address;
+    int listen_fd;
+    unsigned int thread_pool_size;
+    unsigned int connection_limit;
+    unsigned int connection_timeout_seconds;
+    size_t connection_memory_limit;
+    unsigned int listen_backlog;
+};
+
+/// Starts a daemon with the settings above (MHD_start_daemon with an MHD_OPTION_ARRAY).
+static inline struct MHD_Daemon *
+pokestub_mhd_start(const struct pokestub_mhd_settings *settings,
+                   MHD_AccessHandlerCallback handler, void *handler_cls,
+                   void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection),
+                   void *uri_logger_cls,
+                   MHD_RequestCompletedCallback completed, void *completed_cls)
+{
+    struct MHD_OptionItem options[12];
+    int count = 0;
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_logger, uri_logger_cls };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
+    if (settings->bind_address != NULL)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) settings->bind_address };
+    if (settings->listen_fd >= 0)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, settings->listen_fd, NULL };
+    if (settings->thread_pool_size > 1)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size, NULL };
+    if (settings->connection_limit > 0)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit, NULL };
+    if (settings->connection_timeout_seconds > 0)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds, NULL };
+    if (settings->connection_memory_limit > 0)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) settings->connection_memory_limit, NULL };
+    if (settings->listen_backlog > 0)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+    return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon is bound to (the real one after binding port 0), or 0.
+static inline uint16_t pokestub_mhd_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The peer address of a connection, or NULL.
+static inline const struct sockaddr *pokestub_mhd_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/// The socket of a connection, or -1.
+static inline int pokestub_mhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+#endif

@@ -1,0 +1,312 @@
+import Foundation
+
+/// The admin API under `/__admin/`: stubs, the request journal, near misses, reset and health, with
+/// WireMock's paths and JSON shapes where WireMock has the same operation.
+///
+/// | route | does |
+/// | --- | --- |
+/// | `GET /__admin/health`, `GET /__admin/version` | status, stub count, last reload |
+/// | `GET, POST, DELETE /__admin/mappings` | list (`?offset=&limit=`), add, remove all |
+/// | `GET, PUT, DELETE /__admin/mappings/{id}` | one stub |
+/// | `POST /__admin/mappings/reset` | back to the stub files (reload) |
+/// | `GET, DELETE /__admin/requests` | the journal, newest first (`?since=&limit=&unmatched=&matchingStub=`) |
+/// | `GET, DELETE /__admin/requests/{id}` | one serve event |
+/// | `POST /__admin/requests/count`, `/find`, `/remove` | by request pattern |
+/// | `GET /__admin/requests/unmatched`, `/unmatched/near-misses` | what no stub answered |
+/// | `POST /__admin/reset` | journal and runtime stubs |
+///
+/// Admin requests are not journaled. Every refusal is a 4xx with a JSON reason (``AdminError``).
+public struct AdminAPI: Sendable {
+    /// The path prefix of admin requests.
+    public static let prefix = "/__admin"
+
+    let store: StubStore
+    let journal: RequestJournal
+    let info: ServerInfo
+
+    /// Creates the admin API over a server's stubs and journal.
+    public init(store: StubStore, journal: RequestJournal, info: ServerInfo) {
+        self.store = store
+        self.journal = journal
+        self.info = info
+    }
+
+    /// Whether a request is for the admin API.
+    public static func isAdmin(_ request: HTTPRequest) -> Bool {
+        request.path == prefix || request.path.hasPrefix(prefix + "/")
+    }
+
+    /// Answers an admin request.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            return try route(request)
+        } catch {
+            return error.response
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        let parts = request.path.dropFirst(AdminAPI.prefix.count).split(separator: "/").map(String.init)
+        let method = request.method
+        // Paths with an id segment take the shape `mappings/*`; `id` is that segment.
+        var shape = parts.joined(separator: "/")
+        var id = ""
+        if parts.count == 2,
+            (parts[0] == "mappings" && parts[1] != "reset")
+                || (parts[0] == "requests" && !["count", "find", "remove", "unmatched"].contains(parts[1]))
+        {
+            shape = parts[0] + "/*"
+            id = parts[1]
+        }
+        switch (method, shape) {
+        case ("GET", "health"): return health()
+        case ("GET", "version"): return .json(.object(["version": .string(PokestubVersion.current)]))
+        case ("GET", "mappings"): return try listMappings(request)
+        case ("POST", "mappings"): return try createMapping(request.body, id: nil, status: 201)
+        case ("DELETE", "mappings"):
+            store.removeAll()
+            return .json(.object([:]))
+        case ("POST", "mappings/reset"): return try resetMappings()
+        case ("GET", "mappings/*"): return try mapping(id: id)
+        case ("PUT", "mappings/*"):
+            let uuid = try AdminAPI.uuid(id)
+            guard store.index.stub(id: uuid) != nil else { throw .notFound("no stub with id \(id)") }
+            return try createMapping(request.body, id: uuid, status: 200)
+        case ("DELETE", "mappings/*"):
+            guard store.remove(id: try AdminAPI.uuid(id)) else { throw .notFound("no stub with id \(id)") }
+            return .json(.object([:]))
+        case ("GET", "requests"): return try listRequests(request)
+        case ("DELETE", "requests"):
+            journal.clear()
+            return .json(.object([:]))
+        case ("POST", "requests/count"):
+            let pattern = try AdminAPI.requestPattern(request.body)
+            let count = journal.events.filter { pattern.matches($0.request) }.count
+            return .json(.object(["count": .integer(Int64(count))]))
+        case ("POST", "requests/find"):
+            let pattern = try AdminAPI.requestPattern(request.body)
+            let found = journal.events.filter { pattern.matches($0.request) }
+            return .json(.object(["requests": .array(found.map(loggedRequest))]))
+        case ("POST", "requests/remove"):
+            let pattern = try AdminAPI.requestPattern(request.body)
+            let removed = journal.events.filter { pattern.matches($0.request) }
+            let ids = Set(removed.map(\.id))
+            journal.removeAll { ids.contains($0.id) }
+            return .json(.object(["requests": .array(removed.map(loggedRequest))]))
+        case ("GET", "requests/unmatched"):
+            let unmatched = journal.events.filter { !$0.wasMatched }
+            return .json(.object(["requests": .array(unmatched.map(loggedRequest))]))
+        case ("GET", "requests/unmatched/near-misses"): return unmatchedNearMisses()
+        case ("GET", "requests/*"):
+            guard let event = journal.event(id: try AdminAPI.uuid(id)) else {
+                throw .notFound("no serve event with id \(id)")
+            }
+            return .json(event.json(baseURL: info.baseURL))
+        case ("DELETE", "requests/*"):
+            let uuid = try AdminAPI.uuid(id)
+            guard journal.removeAll(where: { $0.id == uuid }) > 0 else {
+                throw .notFound("no serve event with id \(id)")
+            }
+            return .json(.object([:]))
+        case ("POST", "reset"):
+            journal.clear()
+            store.resetToFiles()
+            return .json(.object([:]))
+        default:
+            let known = AdminAPI.knownShapes.contains(shape)
+            if known {
+                throw AdminError(
+                    status: 405, title: "Method not allowed",
+                    detail: "\(method) is not supported on \(request.path)")
+            }
+            throw .notFound("no admin operation at \(request.method) \(request.path)")
+        }
+    }
+
+    private static let knownShapes: Set<String> = [
+        "health", "version", "mappings", "mappings/reset", "mappings/*", "requests", "requests/count",
+        "requests/find", "requests/remove", "requests/unmatched", "requests/unmatched/near-misses", "requests/*",
+        "reset",
+    ]
+
+    // MARK: Health
+
+    private func health() -> HTTPResponse {
+        let current = info
+        let reload = store.lastReload
+        var body: [String: JSONValue] = [
+            "status": .string(reload?.succeeded == false ? "degraded" : "healthy"),
+            "version": .string(PokestubVersion.current),
+            "mode": .string(current.mode.rawValue),
+            "baseUrl": .string(current.baseURL),
+            "stubs": .integer(Int64(store.index.count)),
+            "journal": .object([
+                "entries": .integer(Int64(journal.count)), "maxEntries": .integer(Int64(journal.capacity)),
+            ]),
+            "uptimeInSeconds": .integer(Int64(Date().timeIntervalSince(current.startedAt))),
+            "timestamp": .string(ServeEvent.timestamp(Date())),
+        ]
+        if let reload {
+            body["lastReload"] = .object([
+                "at": .string(ServeEvent.timestamp(reload.at)),
+                "succeeded": .bool(reload.succeeded),
+                "stubCount": .integer(Int64(reload.stubCount)),
+                "problems": .array(reload.problems.map { .string($0.description) }),
+            ])
+            body["message"] = .string(
+                reload.succeeded
+                    ? "serving \(store.index.count) stubs"
+                    : "last reload failed with \(reload.problems.count) problem(s); still serving the previous stubs")
+        }
+        return .json(.object(body))
+    }
+
+    // MARK: Mappings
+
+    private func listMappings(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        let stubs = store.index.stubs
+        let offset = try AdminAPI.intParameter(request, "offset") ?? 0
+        let limit = try AdminAPI.intParameter(request, "limit") ?? stubs.count
+        let page = stubs.reversed().dropFirst(offset).prefix(limit)
+        return .json(
+            .object([
+                "mappings": .array(page.map(\.definition)),
+                "meta": .object(["total": .integer(Int64(stubs.count))]),
+            ]))
+    }
+
+    private func mapping(id: String) throws(AdminError) -> HTTPResponse {
+        guard let stub = store.index.stub(id: try AdminAPI.uuid(id)) else { throw .notFound("no stub with id \(id)") }
+        return .json(stub.definition)
+    }
+
+    private func createMapping(_ body: Data, id: UUID?, status: Int) throws(AdminError) -> HTTPResponse {
+        var json = try AdminAPI.parse(body, what: "stub mapping")
+        if let id, case .object(var members) = json {
+            members["id"] = .string(id.uuidString.lowercased())
+            members.removeValue(forKey: "uuid")
+            json = .object(members)
+        }
+        let filesRoot = store.root.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") }
+        let stub: StubMapping
+        do {
+            stub = try StubMapping(
+                json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot))
+        } catch {
+            throw .badRequest("Invalid stub mapping", error.description)
+        }
+        store.add(stub)
+        return .json(stub.definition, status: status)
+    }
+
+    private func resetMappings() throws(AdminError) -> HTTPResponse {
+        let report = store.resetToFiles()
+        guard report.succeeded else {
+            throw AdminError(
+                status: 422, title: "Stub files have problems; the previous stubs are still served",
+                detail: report.problems.map(\.description).joined(separator: "\n"))
+        }
+        return .json(.object(["stubs": .integer(Int64(store.index.count))]))
+    }
+
+    // MARK: Requests
+
+    private func listRequests(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        var events = journal.events
+        let total = events.count
+        if let since = request.queryValues("since").first {
+            guard let date = AdminAPI.parseDate(since) else {
+                throw .badRequest("Invalid parameter since", "expected an ISO 8601 time, got \(since.debugDescription)")
+            }
+            events = events.filter { $0.receivedAt >= date }
+        }
+        if let unmatched = request.queryValues("unmatched").first {
+            guard let flag = Bool(unmatched) else {
+                throw .badRequest("Invalid parameter unmatched", "expected true or false")
+            }
+            if flag { events = events.filter { !$0.wasMatched } }
+        }
+        if let stubID = request.queryValues("matchingStub").first {
+            let uuid = try AdminAPI.uuid(stubID)
+            events = events.filter { $0.stub?.id == uuid }
+        }
+        var newestFirst = Array(events.reversed())
+        if let limit = try AdminAPI.intParameter(request, "limit") { newestFirst = Array(newestFirst.prefix(limit)) }
+        let baseURL = info.baseURL
+        return .json(
+            .object([
+                "requests": .array(newestFirst.map { $0.json(baseURL: baseURL) }),
+                "meta": .object(["total": .integer(Int64(total))]),
+                "requestJournalDisabled": .bool(!journal.isEnabled),
+            ]))
+    }
+
+    private func loggedRequest(_ event: ServeEvent) -> JSONValue {
+        event.request.journalJSON(baseURL: info.baseURL, receivedAt: event.receivedAt)
+    }
+
+    private func unmatchedNearMisses() -> HTTPResponse {
+        let index = store.index
+        let baseURL = info.baseURL
+        var nearMisses: [JSONValue] = []
+        for event in journal.events where !event.wasMatched {
+            for nearMiss in NearMiss.closest(to: event.request, in: index) {
+                nearMisses.append(
+                    .object([
+                        "request": event.request.journalJSON(baseURL: baseURL, receivedAt: event.receivedAt),
+                        "stubMapping": nearMiss.stub.definition,
+                        "matchResult": .object(["distance": .double(nearMiss.result.distance)]),
+                        "differences": .array(nearMiss.result.differences.map { .string($0.description) }),
+                    ]))
+            }
+        }
+        return .json(.object(["nearMisses": .array(nearMisses)]))
+    }
+
+    // MARK: Decoding
+
+    static func parse(_ body: Data, what: String) throws(AdminError) -> JSONValue {
+        guard !body.isEmpty else { throw .badRequest("Missing body", "expected a JSON \(what)") }
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            let position = error.line.map { " at line \($0)" + (error.column.map { ", column \($0)" } ?? "") } ?? ""
+            throw .badRequest("Invalid JSON", "\(error.message)\(position)")
+        }
+    }
+
+    static func requestPattern(_ body: Data) throws(AdminError) -> RequestPattern {
+        let json = try parse(body, what: "request pattern")
+        do { return try RequestPattern(json: json) } catch {
+            throw .badRequest("Invalid request pattern", error.description)
+        }
+    }
+
+    static func uuid(_ text: String) throws(AdminError) -> UUID {
+        guard let uuid = UUID(uuidString: text) else {
+            throw .badRequest("Invalid id", "\(text.debugDescription) is not a UUID")
+        }
+        return uuid
+    }
+
+    static func intParameter(_ request: HTTPRequest, _ name: String) throws(AdminError) -> Int? {
+        guard let text = request.queryValues(name).first else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw .badRequest("Invalid parameter \(name)", "expected a whole number ≥ 0, got \(text.debugDescription)")
+        }
+        return value
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+    }
+}
+
+/// The version of pokestub.
+public enum PokestubVersion {
+    /// Semantic version of this build.
+    public static let current = "0.1.0"
+}

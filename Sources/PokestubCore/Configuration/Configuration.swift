@@ -1,0 +1,192 @@
+import Foundation
+
+/// Everything the daemon needs to start, resolved from four layers, each overriding the one before:
+/// built-in defaults < `config.json` < `POKESTUB_*` environment variables < command-line flags.
+///
+/// Keys (JSON path in `config.json` / environment variable / flag):
+///
+/// | key | environment | flag | default |
+/// | --- | --- | --- | --- |
+/// | `host` | `POKESTUB_HOST` | `--host` | `127.0.0.1` |
+/// | `port` | `POKESTUB_PORT` | `--port` | `8080` (0 picks a free port) |
+/// | `stubs` | `POKESTUB_STUBS` | `--stubs` | `stubs` |
+/// | `mode` | `POKESTUB_MODE` | `--mode` | `replay` |
+/// | `upstream` | `POKESTUB_UPSTREAM` | `--upstream` | `https://pokeapi.co` |
+/// | `journal.maxEntries` | `POKESTUB_JOURNAL_MAX_ENTRIES` | `--journal-max-entries` | `10000` |
+/// | `logLevel` | `POKESTUB_LOG_LEVEL` | `--log-level` | `info` |
+///
+/// A relative `stubs` path in `config.json` is relative to the folder of that file; elsewhere to the
+/// working directory.
+public struct Configuration: Sendable, Equatable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 lets the system pick a free one.
+    public var port = 8080
+    /// The stub root.
+    public var stubs = "stubs"
+    /// What to do with requests.
+    public var mode = ServeMode.replay
+    /// The upstream base URL, e.g. `https://pokeapi.co`.
+    public var upstream = "https://pokeapi.co"
+    /// The most serve events the request journal keeps; 0 turns it off.
+    public var journalMaxEntries = 10_000
+    /// The least serious log level written.
+    public var logLevel = LogLevel.info
+
+    /// The built-in defaults.
+    public init() {}
+
+    /// Every key, in the order of the table above.
+    public static let keys = ["host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel"]
+
+    /// The environment variable for a key: `journal.maxEntries` gives `POKESTUB_JOURNAL_MAX_ENTRIES`.
+    public static func environmentVariable(for key: String) -> String {
+        var name = "POKESTUB_"
+        for character in key {
+            if character == "." {
+                name += "_"
+            } else if character.isUppercase {
+                name += "_\(character)"
+            } else {
+                name += character.uppercased()
+            }
+        }
+        return name
+    }
+
+    /// Sets one key from a value of any layer.
+    ///
+    /// - Parameters:
+    ///   - key: A key from ``keys``.
+    ///   - value: The value: JSON from `config.json`, or a string from the environment or a flag.
+    ///   - origin: Where it came from, for the error message (`config.json`, `POKESTUB_PORT`, `--port`).
+    /// - Throws: ``ConfigurationError`` naming the key when it is unknown or the value is invalid.
+    public mutating func set(_ key: String, to value: JSONValue, from origin: String) throws(ConfigurationError) {
+        func fail(_ message: String) -> ConfigurationError {
+            ConfigurationError(key: key, origin: origin, message: message)
+        }
+        func text() throws(ConfigurationError) -> String {
+            switch value {
+            case .string(let string): return string
+            case .integer, .double, .bool: return value.textForMatching
+            default: throw fail("must be a string, not \(value.typeName)")
+            }
+        }
+        func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+            var parsed = value.intValue
+            if parsed == nil { parsed = Int(try text().trimmingCharacters(in: .whitespaces)) }
+            guard let parsed, range.contains(parsed) else {
+                throw fail(
+                    "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value.textForMatching)"
+                )
+            }
+            return parsed
+        }
+        switch key {
+        case "host":
+            let host = try text()
+            guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw fail("must be an IP address or host name, not \(host.debugDescription)")
+            }
+            self.host = host
+        case "port":
+            port = try integer(0...65_535)
+        case "stubs":
+            let path = try text()
+            guard !path.isEmpty else { throw fail("must be a folder path") }
+            stubs = path
+        case "mode":
+            let name = try text()
+            guard let mode = ServeMode(rawValue: name) else {
+                throw fail(
+                    "must be one of \(ServeMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(name.debugDescription)"
+                )
+            }
+            self.mode = mode
+        case "upstream":
+            let url = try text()
+            guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme ?? ""),
+                !(components.host ?? "").isEmpty, components.query == nil
+            else {
+                throw fail("must be an http or https base URL such as https://pokeapi.co, not \(url.debugDescription)")
+            }
+            upstream = url.hasSuffix("/") ? String(url.dropLast()) : url
+        case "journal.maxEntries":
+            journalMaxEntries = try integer(0...10_000_000)
+        case "logLevel":
+            let name = try text()
+            guard let level = LogLevel.allCases.first(where: { $0.name == name }) else {
+                throw fail("must be one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))")
+            }
+            logLevel = level
+        default:
+            throw fail("unknown key (known keys: \(Configuration.keys.joined(separator: ", ")))")
+        }
+    }
+
+    /// Applies a `config.json` document.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes: a JSON object; nested objects give dotted keys (`{"journal": {"maxEntries": 5}}`).
+    ///   - path: The file's path, for errors and for resolving a relative `stubs`.
+    /// - Throws: ``ConfigurationError`` for invalid JSON, an unknown key or an invalid value.
+    public mutating func apply(configFile data: Data, path: String) throws(ConfigurationError) {
+        let json: JSONValue
+        do { json = try JSONValue.parse(data) } catch {
+            let position = error.line.map { ":\($0)" } ?? ""
+            throw ConfigurationError(key: "", origin: path + position, message: error.message)
+        }
+        guard case .object = json else {
+            throw ConfigurationError(key: "", origin: path, message: "must be a JSON object")
+        }
+        let stubsBefore = stubs
+        try apply(json, prefix: "", origin: path)
+        if stubs != stubsBefore, !stubs.hasPrefix("/") {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty && folder != "." { stubs = (folder as NSString).appendingPathComponent(stubs) }
+        }
+    }
+
+    private mutating func apply(_ json: JSONValue, prefix: String, origin: String) throws(ConfigurationError) {
+        guard case .object(let members) = json else { return }
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            let key = prefix.isEmpty ? name : "\(prefix).\(name)"
+            if case .object = value, !Configuration.keys.contains(key) {
+                try apply(value, prefix: key, origin: origin)
+            } else {
+                try set(key, to: value, from: origin)
+            }
+        }
+    }
+
+    /// Applies every `POKESTUB_*` variable that names a key.
+    ///
+    /// - Parameter environment: The environment (inject it; tests never call `setenv`).
+    public mutating func apply(environment: [String: String]) throws(ConfigurationError) {
+        for key in Configuration.keys {
+            let variable = Configuration.environmentVariable(for: key)
+            if let value = environment[variable] { try set(key, to: .string(value), from: variable) }
+        }
+    }
+}
+
+/// Configuration that cannot be used. The daemon exits with status 78 (`EX_CONFIG`, sysexits(3)).
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The key at fault (`port`), or empty for a whole-file problem.
+    public var key: String
+    /// Where the value came from: a file path, an environment variable or a flag.
+    public var origin: String
+    /// What is wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(key: String, origin: String, message: String) {
+        self.key = key
+        self.origin = origin
+        self.message = message
+    }
+
+    public var description: String {
+        key.isEmpty ? "\(origin): \(message)" : "invalid configuration \(key) (from \(origin)): \(message)"
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A request as the server received it: what stubs match against and what the request journal keeps.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The method as sent, e.g. `GET` (methods are case-sensitive, RFC 9110 §9.1).
+    public var method: String
+    /// The request target exactly as received: raw path and query, still percent-encoded.
+    public var rawURL: String
+    /// The header fields in the order received.
+    public var headers: HTTPHeaders
+    /// The body bytes (empty when there was none).
+    public var body: Data
+    /// The peer address, e.g. `127.0.0.1`, when known.
+    public var clientAddress: String?
+
+    /// The path, percent-decoded once (`%2F` stays encoded so segments keep their boundaries).
+    public let path: String
+    /// The raw path, still percent-encoded.
+    public let rawPath: String
+    /// The raw query string after `?`, or `nil` when the target has no `?`.
+    public let rawQuery: String?
+    /// Query parameters in order, names and values percent-decoded once with `+` read as a space
+    /// (the `application/x-www-form-urlencoded` rule of the WHATWG URL standard, which WireMock follows).
+    public let queryParameters: [(name: String, value: String)]
+
+    /// Creates a request and parses its target.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - rawURL: The request target as received (`/api/v2/pokemon/?offset=20&limit=20`). An absolute
+    ///     form (`http://host/path`) is reduced to its path and query.
+    ///   - headers: The header fields.
+    ///   - body: The body bytes.
+    ///   - clientAddress: The peer address, when known.
+    public init(
+        method: String, rawURL: String, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+        clientAddress: String? = nil
+    ) {
+        self.method = method
+        self.rawURL = rawURL
+        self.headers = headers
+        self.body = body
+        self.clientAddress = clientAddress
+        var target = Substring(rawURL)
+        if let fragment = target.firstIndex(of: "#") { target = target[..<fragment] }
+        if let scheme = target.range(of: "://"), !target[..<scheme.lowerBound].contains("/") {
+            let afterAuthority = target[scheme.upperBound...]
+            target = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterAuthority[$0...] } ?? "/"
+        }
+        if let question = target.firstIndex(of: "?") {
+            rawPath = String(target[..<question])
+            let query = target[target.index(after: question)...]
+            rawQuery = String(query)
+            queryParameters = HTTPRequest.parseQuery(query)
+        } else {
+            rawPath = String(target)
+            rawQuery = nil
+            queryParameters = []
+        }
+        path = PercentDecoding.decode(rawPath, keepingEncodedSlash: true)
+    }
+
+    /// Every value of the query parameter `name` (names compare exactly, as WireMock does).
+    public func queryValues(_ name: String) -> [String] {
+        queryParameters.filter { $0.name == name }.map(\.value)
+    }
+
+    /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
+    public var bodyText: String? {
+        String(data: body, encoding: .utf8)
+    }
+
+    /// The path and query, path decoded once and query kept as received: what `url` matchers compare.
+    public var decodedURL: String {
+        rawQuery.map { "\(path)?\($0)" } ?? path
+    }
+
+    static func parseQuery(_ query: Substring) -> [(name: String, value: String)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            if let equals = pair.firstIndex(of: "=") {
+                return (
+                    name: PercentDecoding.decode(pair[..<equals], plusAsSpace: true),
+                    value: PercentDecoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true)
+                )
+            }
+            return (name: PercentDecoding.decode(pair, plusAsSpace: true), value: "")
+        }
+    }
+
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.rawURL == rhs.rawURL && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && lhs.clientAddress == rhs.clientAddress
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(rawURL)
+        hasher.combine(body)
+    }
+}

@@ -1,0 +1,67 @@
+/// A response to send: status, headers, body, and how to deliver it.
+public struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// Header fields to send. The server sets `Content-Length` itself from the body.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: ResponseBody
+    /// How long to wait before answering, in milliseconds (WireMock's `fixedDelayMilliseconds`). The server
+    /// waits without holding one of its threads.
+    public var delayMilliseconds: Int
+    /// A deliberate failure instead of a response (WireMock's `fault`).
+    public var fault: Fault?
+
+    /// Ways to fail deliberately, as WireMock's `fault` field names them.
+    public enum Fault: String, Sendable, CaseIterable {
+        /// Close the connection without sending anything.
+        case emptyResponse = "EMPTY_RESPONSE"
+        /// Close the connection abruptly (the peer sees a reset).
+        case connectionResetByPeer = "CONNECTION_RESET_BY_PEER"
+    }
+
+    /// Creates a response.
+    public init(
+        status: Int, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty, delayMilliseconds: Int = 0,
+        fault: Fault? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delayMilliseconds = delayMilliseconds
+        self.fault = fault
+    }
+
+    /// A JSON response with `Content-Type: application/json`.
+    public static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = true) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]),
+            body: ResponseBody(value.serialized(pretty: pretty)))
+    }
+
+    /// A plain-text response with `Content-Type: text/plain; charset=utf-8`.
+    public static func text(_ text: String, status: Int) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: HTTPHeaders([(name: "Content-Type", value: "text/plain; charset=utf-8")]),
+            body: ResponseBody(text))
+    }
+}
+
+/// What a handler gives back for a request: a response now, or one that arrives later.
+public enum HTTPReply: Sendable {
+    /// Answer with this response (after its delay, if it has one).
+    case response(HTTPResponse)
+    /// Answer later: the server calls `start` with a completion that must be called exactly once, from any
+    /// thread. The server holds none of its threads while waiting (used for upstream calls).
+    case deferred(start: @Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void)
+}
+
+/// The seam between HTTP serving and the product: the server turns each received request into an
+/// ``HTTPRequest`` and sends what the handler replies.
+///
+/// `handle` runs on the server's own threads and must not block on I/O; anything slow is a
+/// ``HTTPReply/deferred(start:)``.
+public protocol HTTPHandler: Sendable {
+    /// Answers one request.
+    func handle(_ request: HTTPRequest) -> HTTPReply
+}

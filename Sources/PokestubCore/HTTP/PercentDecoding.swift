@@ -1,0 +1,54 @@
+/// Percent-decoding of URL components (RFC 3986 §2.1), done exactly once.
+enum PercentDecoding {
+    /// Decodes `%XX` escapes to bytes and reads the result as UTF-8.
+    ///
+    /// - Parameters:
+    ///   - text: The raw component.
+    ///   - plusAsSpace: Whether `+` means a space, as in `application/x-www-form-urlencoded` query strings.
+    ///   - keepingEncodedSlash: Whether `%2F` stays encoded, so a decoded path keeps its segment boundaries.
+    /// - Returns: The decoded string. Malformed escapes (`%G1`, a trailing `%`) are kept literally and invalid
+    ///   UTF-8 is repaired with U+FFFD, so decoding never fails on what a client sends.
+    static func decode(_ text: Substring, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && utf8.contains(UInt8(ascii: "+"))) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%"),
+                let first = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), first != utf8.endIndex,
+                let second = utf8.index(first, offsetBy: 1, limitedBy: utf8.endIndex), second != utf8.endIndex,
+                let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
+            {
+                let decoded = high << 4 | low
+                if keepingEncodedSlash && decoded == UInt8(ascii: "/") {
+                    bytes.append(contentsOf: [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "F")])
+                } else {
+                    bytes.append(decoded)
+                }
+                index = utf8.index(after: second)
+            } else {
+                bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index = utf8.index(after: index)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Decodes a whole string.
+    static func decode(_ text: String, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
+        decode(text[...], plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+
+/// A JSON document as a Swift value: what `jsonBody`, `metadata` and `equalToJson` hold.
+///
+/// Objects do not keep the key order of their source text: Foundation's parser does not report it.
+/// Serialisation therefore sorts keys, which also keeps written stubs stable for review in git.
+/// Numbers keep their integer-ness (`1` stays `1`, not `1.0`).
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The value at `key` when this is an object, else `nil`.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The string when this is `.string`, else `nil`.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The members when this is `.object`, else `nil`.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// A short name of the JSON type, for error messages: `object`, `array`, `string`, `number`, `boolean`, `null`.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer, .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The number as a `Double` when this is a number.
+    public var numberValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// The number as an `Int` when this is an integral number.
+    public var intValue: Int? {
+        switch self {
+        case .integer(let value): Int(exactly: value)
+        case .double(let value): Int(exactly: value)
+        default: nil
+        }
+    }
+
+    /// Compares two values as JSON: numbers compare by value (`1` equals `1.0`).
+    public func jsonEquals(_ other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.integer, .double), (.double, .integer), (.double, .double):
+            return numberValue == other.numberValue
+        default:
+            return self == other
+        }
+    }
+}
+
+// MARK: - Parsing and serialising
+
+/// A JSON text that could not be parsed.
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    /// 1-based line of the problem, when the parser reported a position.
+    public var line: Int?
+    /// 1-based column of the problem, when the parser reported a position.
+    public var column: Int?
+    /// The parser's own message.
+    public var message: String
+
+    public var description: String { message }
+}
+
+extension JSONValue {
+    /// Parses JSON text.
+    ///
+    /// - Parameter data: UTF-8 JSON text (RFC 8259). Top-level scalars are accepted.
+    /// - Returns: The parsed value.
+    /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem when Foundation reports
+    ///   a character offset.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw JSONSyntaxError(data: data, error: error)
+        }
+        return JSONValue(foundation: object)
+    }
+
+    /// Parses JSON text given as a string.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Data(text.utf8))
+    }
+
+    /// Converts the output of `JSONSerialization` into a value.
+    init(foundation object: Any) {
+        switch object {
+        case is NSNull:
+            self = .null
+        case let string as String:
+            self = .string(string)
+        case let number as NSNumber:
+            if type(of: number) == JSONValue.booleanNumberType {
+                self = .bool(number.boolValue)
+            } else {
+                let code = String(cString: number.objCType)
+                if code == "d" || code == "f" {
+                    let double = number.doubleValue
+                    if let exact = Int64(exactly: double), !String(describing: number).contains(".") {
+                        self = .integer(exact)
+                    } else {
+                        self = .double(double)
+                    }
+                } else if code == "Q", number.uint64Value > UInt64(Int64.max) {
+                    self = .double(number.doubleValue)
+                } else {
+                    self = .integer(number.int64Value)
+                }
+            }
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init(foundation:)))
+        case let dictionary as [String: Any]:
+            self = .object(dictionary.mapValues(JSONValue.init(foundation:)))
+        default:
+            self = .string(String(describing: object))
+        }
+    }
+
+    private static let booleanNumberType = type(of: NSNumber(value: true))
+
+    /// The value as Foundation objects, for `JSONSerialization`.
+    var foundationObject: Any {
+        switch self {
+        case .null: NSNull()
+        case .bool(let value): NSNumber(value: value)
+        case .integer(let value): NSNumber(value: value)
+        case .double(let value): NSNumber(value: value)
+        case .string(let value): value
+        case .array(let values): values.map(\.foundationObject)
+        case .object(let members): members.mapValues(\.foundationObject)
+        }
+    }
+
+    /// Serialises the value as UTF-8 JSON with sorted keys and unescaped slashes.
+    ///
+    /// - Parameter pretty: Indented output for files people read; compact otherwise.
+    public func serialized(pretty: Bool = false) -> Data {
+        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
+        if pretty { options.insert(.prettyPrinted) }
+        // Serialising values built from JSON cannot fail: every case maps to a JSON type.
+        return (try? JSONSerialization.data(withJSONObject: foundationObject, options: options)) ?? Data("null".utf8)
+    }
+
+    /// ``serialized(pretty:)`` as a string.
+    public func serializedString(pretty: Bool = false) -> String {
+        String(decoding: serialized(pretty: pretty), as: UTF8.self)
+    }
+}
+
+extension JSONSyntaxError {
+    /// Builds the error from Foundation's, turning its "around character N" into a line and column.
+    init(data: Data, error: any Error) {
+        let nsError = error as NSError
+        let detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+        var line: Int?
+        var column: Int?
+        if let range = detail.range(of: "character "),
+            let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+        {
+            (line, column) = TextPosition.lineAndColumn(ofByteOffset: offset, in: data)
+        } else if let range = detail.range(of: "line "),
+            let parsedLine = Int(detail[range.upperBound...].prefix { $0.isNumber })
+        {
+            line = parsedLine
+        }
+        self.init(line: line, column: column, message: "invalid JSON: \(detail)")
+    }
+}
+
+/// Turns offsets in a text into 1-based lines and columns, and finds where a key is written.
+enum TextPosition {
+    /// The 1-based line and column of a byte (or character) offset.
+    static func lineAndColumn(ofByteOffset offset: Int, in data: Data) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        for (index, byte) in data.enumerated() {
+            if index >= offset { break }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    /// The 1-based line on which `"key"` is first written in a JSON text, or `nil`.
+    ///
+    /// Foundation's parser does not report positions of valid values, so errors about a field point at the
+    /// first place the field's name appears: right for the usual one-mapping file.
+    static func line(ofKey key: String, in data: Data, after startLine: Int = 1) -> Int? {
+        let needle = Array("\"\(key)\"".utf8)
+        guard !needle.isEmpty else { return nil }
+        let bytes = [UInt8](data)
+        var line = 1
+        var index = 0
+        while index + needle.count <= bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+            } else if line >= startLine, bytes[index] == needle[0],
+                Array(bytes[index..<index + needle.count]) == needle
+            {
+                return line
+            }
+            index += 1
+        }
+        return nil
+    }
+}

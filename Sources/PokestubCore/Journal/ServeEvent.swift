@@ -1,0 +1,120 @@
+import Foundation
+
+/// One request the server received and what it did with it: an entry of the request journal.
+public struct ServeEvent: Sendable {
+    /// The event's id.
+    public var id: UUID
+    /// When the request was received.
+    public var receivedAt: Date
+    /// The request as received.
+    public var request: HTTPRequest
+    /// The stub that answered, or `nil` when none matched.
+    public var stub: StubReference?
+    /// The status sent.
+    public var responseStatus: Int
+    /// Time from receiving the request to having its response ready, in milliseconds (a stub's fixed delay
+    /// is not included).
+    public var durationMilliseconds: Double
+
+    /// Which stub answered.
+    public struct StubReference: Sendable, Hashable {
+        /// The stub's id.
+        public var id: UUID
+        /// The stub's name, when it has one.
+        public var name: String?
+    }
+
+    /// Whether a stub answered.
+    public var wasMatched: Bool { stub != nil }
+
+    /// Creates an event.
+    public init(
+        id: UUID = UUID(), receivedAt: Date, request: HTTPRequest, stub: StubReference?, responseStatus: Int,
+        durationMilliseconds: Double
+    ) {
+        self.id = id
+        self.receivedAt = receivedAt
+        self.request = request
+        self.stub = stub
+        self.responseStatus = responseStatus
+        self.durationMilliseconds = durationMilliseconds
+    }
+}
+
+extension ServeEvent {
+    /// The event as the admin API shows it, in WireMock's serve-event shape:
+    /// `{"id", "request": {"url", "absoluteUrl", "method", "clientIp", "headers", "queryParams", "body",
+    /// "bodyAsBase64", "loggedDate", "loggedDateString"}, "response": {"status"}, "wasMatched",
+    /// "stubMapping": {"id", "name"} | null, "timing": {"totalTime"}}`.
+    ///
+    /// - Parameter baseURL: The server's base URL, for `absoluteUrl`.
+    public func json(baseURL: String) -> JSONValue {
+        var event: [String: JSONValue] = [
+            "id": .string(id.uuidString.lowercased()),
+            "request": request.journalJSON(baseURL: baseURL, receivedAt: receivedAt),
+            "response": .object(["status": .integer(Int64(responseStatus))]),
+            "wasMatched": .bool(wasMatched),
+            "timing": .object([
+                "totalTime": .double((durationMilliseconds * 1000).rounded() / 1000),
+                "serveTime": .double((durationMilliseconds * 1000).rounded() / 1000),
+            ]),
+            "stubMapping": .null,
+        ]
+        if let stub {
+            var reference: [String: JSONValue] = ["id": .string(stub.id.uuidString.lowercased())]
+            if let name = stub.name { reference["name"] = .string(name) }
+            event["stubMapping"] = .object(reference)
+        }
+        return .object(event)
+    }
+}
+
+extension HTTPRequest {
+    /// The request as the admin API shows it (WireMock's logged request).
+    public func journalJSON(baseURL: String, receivedAt: Date) -> JSONValue {
+        var headerObject: [String: JSONValue] = [:]
+        for field in headers {
+            switch headerObject[field.name] {
+            case nil: headerObject[field.name] = .string(field.value)
+            case .string(let first)?: headerObject[field.name] = .array([.string(first), .string(field.value)])
+            case .array(let values)?: headerObject[field.name] = .array(values + [.string(field.value)])
+            default: break
+            }
+        }
+        var query: [String: JSONValue] = [:]
+        for parameter in queryParameters {
+            let existing =
+                query[parameter.name]?["values"].flatMap { value -> [JSONValue]? in
+                    if case .array(let values) = value { return values }
+                    return nil
+                } ?? []
+            query[parameter.name] = .object([
+                "key": .string(parameter.name), "values": .array(existing + [.string(parameter.value)]),
+            ])
+        }
+        var object: [String: JSONValue] = [
+            "url": .string(rawURL),
+            "absoluteUrl": .string(baseURL + rawURL),
+            "method": .string(method),
+            "headers": .object(headerObject),
+            "queryParams": .object(query),
+            "bodyAsBase64": .string(body.base64EncodedString()),
+            "loggedDate": .integer(Int64((receivedAt.timeIntervalSince1970 * 1000).rounded())),
+            "loggedDateString": .string(ServeEvent.timestamp(receivedAt)),
+        ]
+        if let clientAddress { object["clientIp"] = .string(clientAddress) }
+        if let text = bodyText {
+            object["body"] = .string(text)
+        } else {
+            object["body"] = .null
+        }
+        return .object(object)
+    }
+}
+
+extension ServeEvent {
+    /// ISO 8601 in UTC with milliseconds: `2026-11-29T15:03:43.123Z`.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,255 @@
+/// A JSONPath expression (the Goessner subset WireMock stubs use in practice).
+///
+/// Supported: `$`, `.name`, `['name']`, `[n]` (negative counts from the end), `[*]` and `.*`, `..name`
+/// (recursive descent), and filters `[?(@.name)]`, `[?(@.name == 'x')]` with `==`, `!=`, `<`, `<=`, `>`, `>=`
+/// against a string, number, `true`, `false` or `null`. Anything else is rejected when the stub loads.
+public struct JSONPath: Sendable, Hashable {
+    /// The expression as written.
+    public let expression: String
+    private let steps: [Step]
+
+    private enum Step: Sendable, Hashable {
+        case member(String)
+        case index(Int)
+        case wildcard
+        case recursive(String?)
+        case filter(path: [String], comparison: Comparison?)
+    }
+
+    private struct Comparison: Sendable, Hashable {
+        var operation: String
+        var operand: JSONValue
+    }
+
+    /// Parses an expression.
+    ///
+    /// - Throws: ``StubDefinitionError`` naming what is not supported.
+    public init(_ expression: String) throws(StubDefinitionError) {
+        self.expression = expression
+        var parser = Parser(text: Array(expression))
+        steps = try parser.parse()
+    }
+
+    /// Every value the expression selects in `document` (empty when nothing matches).
+    public func evaluate(on document: JSONValue) -> [JSONValue] {
+        var current = [document]
+        for step in steps {
+            current = current.flatMap { JSONPath.apply(step, to: $0) }
+        }
+        return current
+    }
+
+    private static func apply(_ step: Step, to value: JSONValue) -> [JSONValue] {
+        switch step {
+        case .member(let name):
+            return value[name].map { [$0] } ?? []
+        case .index(let index):
+            guard case .array(let items) = value else { return [] }
+            let resolved = index < 0 ? items.count + index : index
+            return items.indices.contains(resolved) ? [items[resolved]] : []
+        case .wildcard:
+            return children(of: value)
+        case .recursive(let name):
+            var found: [JSONValue] = []
+            collect(value, name: name, into: &found)
+            return found
+        case .filter(let path, let comparison):
+            return children(of: value).filter { item in
+                var selected: JSONValue? = item
+                for key in path { selected = selected?[key] }
+                guard let selected else { return false }
+                guard let comparison else { return true }
+                return compare(selected, comparison)
+            }
+        }
+    }
+
+    private static func children(of value: JSONValue) -> [JSONValue] {
+        switch value {
+        case .array(let items): items
+        case .object(let members): members.keys.sorted().compactMap { members[$0] }
+        default: []
+        }
+    }
+
+    private static func collect(_ value: JSONValue, name: String?, into found: inout [JSONValue]) {
+        if let name, let member = value[name] { found.append(member) }
+        for child in children(of: value) {
+            if name == nil { found.append(child) }
+            collect(child, name: name, into: &found)
+        }
+    }
+
+    private static func compare(_ value: JSONValue, _ comparison: Comparison) -> Bool {
+        let operand = comparison.operand
+        switch comparison.operation {
+        case "==": return value.jsonEquals(operand)
+        case "!=": return !value.jsonEquals(operand)
+        default: break
+        }
+        let ordering: Bool?
+        if let lhs = value.numberValue, let rhs = operand.numberValue {
+            ordering = orderingHolds(lhs, rhs, comparison.operation)
+        } else if case .string(let lhs) = value, case .string(let rhs) = operand {
+            ordering = orderingHolds(lhs, rhs, comparison.operation)
+        } else {
+            ordering = nil
+        }
+        return ordering ?? false
+    }
+
+    private static func orderingHolds<T: Comparable>(_ lhs: T, _ rhs: T, _ operation: String) -> Bool {
+        switch operation {
+        case "<": lhs < rhs
+        case "<=": lhs <= rhs
+        case ">": lhs > rhs
+        default: lhs >= rhs
+        }
+    }
+
+    public static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.expression == rhs.expression }
+    public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
+
+    private struct Parser {
+        let text: [Character]
+        var position = 0
+
+        mutating func parse() throws(StubDefinitionError) -> [Step] {
+            skipSpaces()
+            guard next() == "$" else { throw error("must start with $") }
+            var steps: [Step] = []
+            while position < text.count {
+                let character = next()
+                if character == "." {
+                    if peek() == "." {
+                        position += 1
+                        if peek() == "*" {
+                            position += 1
+                            steps.append(.recursive(nil))
+                        } else {
+                            steps.append(.recursive(try name()))
+                        }
+                    } else if peek() == "*" {
+                        position += 1
+                        steps.append(.wildcard)
+                    } else {
+                        steps.append(.member(try name()))
+                    }
+                } else if character == "[" {
+                    steps.append(try bracket())
+                } else {
+                    throw error("unexpected \(String(character ?? " ").debugDescription) at \(position)")
+                }
+            }
+            return steps
+        }
+
+        mutating func bracket() throws(StubDefinitionError) -> Step {
+            skipSpaces()
+            let step: Step
+            if peek() == "*" {
+                position += 1
+                step = .wildcard
+            } else if peek() == "'" || peek() == "\"" {
+                step = .member(try quoted())
+            } else if peek() == "?" {
+                position += 1
+                step = try filter()
+            } else {
+                var digits = ""
+                while let character = peek(), character.isNumber || character == "-" {
+                    digits.append(character)
+                    position += 1
+                }
+                guard let index = Int(digits) else { throw error("unsupported subscript at \(position)") }
+                step = .index(index)
+            }
+            skipSpaces()
+            guard next() == "]" else { throw error("expected ] at \(position)") }
+            return step
+        }
+
+        mutating func filter() throws(StubDefinitionError) -> Step {
+            guard next() == "(", next() == "@" else { throw error("filters look like [?(@.name == 'value')]") }
+            var path: [String] = []
+            while peek() == "." {
+                position += 1
+                path.append(try name())
+            }
+            skipSpaces()
+            var comparison: Comparison?
+            if peek() != ")" {
+                var operation = ""
+                while let character = peek(), "=!<>".contains(character) {
+                    operation.append(character)
+                    position += 1
+                }
+                guard ["==", "!=", "<", "<=", ">", ">="].contains(operation) else {
+                    throw error("unsupported filter operator \(operation.debugDescription)")
+                }
+                skipSpaces()
+                comparison = Comparison(operation: operation, operand: try literal())
+                skipSpaces()
+            }
+            guard next() == ")" else { throw error("expected ) to close the filter") }
+            return .filter(path: path, comparison: comparison)
+        }
+
+        mutating func literal() throws(StubDefinitionError) -> JSONValue {
+            if peek() == "'" || peek() == "\"" { return .string(try quoted()) }
+            var word = ""
+            while let character = peek(), !")] ".contains(character) {
+                word.append(character)
+                position += 1
+            }
+            switch word {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            case "null": return .null
+            default:
+                if let integer = Int64(word) { return .integer(integer) }
+                if let double = Double(word) { return .double(double) }
+                throw error("unsupported filter value \(word.debugDescription)")
+            }
+        }
+
+        mutating func quoted() throws(StubDefinitionError) -> String {
+            let quote = next()
+            var value = ""
+            while let character = next() {
+                if character == quote { return value }
+                if character == "\\", let escaped = next() {
+                    value.append(escaped)
+                } else {
+                    value.append(character)
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func name() throws(StubDefinitionError) -> String {
+            var value = ""
+            while let character = peek(), character.isLetter || character.isNumber || "_-$".contains(character) {
+                value.append(character)
+                position += 1
+            }
+            guard !value.isEmpty else { throw error("expected a name at \(position)") }
+            return value
+        }
+
+        mutating func skipSpaces() {
+            while peek() == " " { position += 1 }
+        }
+
+        func peek() -> Character? { position < text.count ? text[position] : nil }
+
+        mutating func next() -> Character? {
+            defer { position += 1 }
+            return peek()
+        }
+
+        func error(_ message: String) -> StubDefinitionError {
+            StubDefinitionError("JSONPath \(String(text).debugDescription): \(message)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// A stub that came close to matching a request, and how it differs: what pokestub shows for every
+/// unmatched request.
+public struct NearMiss: Sendable {
+    /// The stub.
+    public var stub: StubMapping
+    /// How the request compares with its pattern.
+    public var result: MatchResult
+
+    /// The closest stubs to a request, closest first.
+    ///
+    /// - Parameters:
+    ///   - request: The unmatched request.
+    ///   - index: The stubs to compare with; only those likely to be close are compared, so this stays cheap
+    ///     however many stubs there are.
+    ///   - limit: How many to return.
+    public static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
+        index.nearMissCandidates(for: request)
+            .map { NearMiss(stub: $0, result: $0.request.evaluate(request)) }
+            .sorted { $0.result.distance < $1.result.distance }
+            .prefix(limit)
+            .map { $0 }
+    }
+
+    /// The plain-text body of a 404 for an unmatched request:
+    ///
+    /// ```
+    /// No stub matched GET /api/v2/pokemon/9999/
+    ///
+    /// Closest stubs:
+    /// 1. GET /api/v2/pokemon/99/ (id 8c…, name "GET /api/v2/pokemon/99/")
+    ///    urlPath: expected "/api/v2/pokemon/99/", got "/api/v2/pokemon/9999/"
+    /// ```
+    public static func report(for request: HTTPRequest, nearMisses: [NearMiss]) -> String {
+        var lines = ["No stub matched \(request.method) \(request.rawURL)"]
+        if nearMisses.isEmpty {
+            lines += ["", "There are no stubs to compare with."]
+        } else {
+            lines += ["", "Closest stubs:"]
+            for (position, nearMiss) in nearMisses.enumerated() {
+                lines.append("\(position + 1). \(nearMiss.stub.summary)")
+                for difference in nearMiss.result.differences {
+                    lines.append("   \(difference.description)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension MatchResult.Difference: CustomStringConvertible {
+    /// `urlPath: expected "/a", got "/b"`.
+    public var description: String {
+        let actualText = actual.map { $0.debugDescription } ?? "nothing"
+        let expectedText = expected.first == "\"" || expected.contains(" ") ? expected : expected.debugDescription
+        return "\(field): expected \(expectedText), got \(actualText)"
+    }
+}
+
+extension StubMapping {
+    /// `GET /api/v2/pokemon/1/ (id …, name "…")`, for reports and logs.
+    public var summary: String {
+        let url = request.url.map { $0.field.value } ?? "any URL"
+        var details = "id \(id.uuidString.lowercased())"
+        if let name { details += ", name \(name.debugDescription)" }
+        return "\(request.method ?? "ANY") \(url) (\(details))"
+    }
+}

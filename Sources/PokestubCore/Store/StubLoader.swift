@@ -1,0 +1,122 @@
+import Foundation
+
+/// Reads a stub tree laid out like WireMock's root folder: `mappings/**/*.json` (one mapping per file, or
+/// `{"mappings": [...]}`) and `__files/**` for bodies named by `bodyFileName`.
+public struct StubLoader: Sendable {
+    /// The stub root as the user gave it; problems name files under it.
+    public let root: String
+
+    /// Creates a loader for a stub root.
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// What a load found.
+    public struct Result: Sendable {
+        /// The stubs, files in path order and mappings in file order.
+        public var stubs: [StubMapping]
+        /// Every problem; a load with any problem must not replace the stubs being served.
+        public var problems: [StubLoadProblem]
+        /// How many mapping files were read.
+        public var fileCount: Int
+    }
+
+    /// Reads every mapping file. Never throws: each problem is collected with its file and line.
+    public func load() -> Result {
+        let rootURL = URL(fileURLWithPath: root)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            return Result(
+                stubs: [], problems: [StubLoadProblem(path: root, line: nil, message: "stub root is not a folder")],
+                fileCount: 0)
+        }
+        let mappingsURL = rootURL.appendingPathComponent("mappings")
+        let bodyFiles = BodyFileStore(root: rootURL.appendingPathComponent("__files"))
+        var stubs: [StubMapping] = []
+        var problems: [StubLoadProblem] = []
+        let files = mappingFiles(in: mappingsURL)
+        for relative in files {
+            let displayPath = (root as NSString).appendingPathComponent("mappings/\(relative)")
+            let data: Data
+            do {
+                data = try Data(contentsOf: mappingsURL.appendingPathComponent(relative))
+            } catch {
+                problems.append(StubLoadProblem(path: displayPath, line: nil, message: "cannot read: \(error)"))
+                continue
+            }
+            switch StubLoader.parse(
+                data, source: "mappings/\(relative)", displayPath: displayPath, bodyFiles: bodyFiles)
+            {
+            case .success(let mappings): stubs += mappings
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        return Result(stubs: stubs, problems: problems, fileCount: files.count)
+    }
+
+    /// Reads the mappings in one file's bytes.
+    ///
+    /// - Parameters:
+    ///   - source: The path relative to the stub root, from which ids of mappings without one derive.
+    ///   - displayPath: The path problems name.
+    static func parse(
+        _ data: Data, source: String, displayPath: String, bodyFiles: BodyFileStore
+    ) -> Swift.Result<[StubMapping], StubLoadProblem> {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            return .failure(StubLoadProblem(path: displayPath, line: error.line, message: error.message))
+        }
+        var items = [json]
+        if case .object(let members) = json, let list = members["mappings"] {
+            guard case .array(let mappings) = list, members.count <= 2 else {
+                return .failure(
+                    StubLoadProblem(
+                        path: displayPath, line: TextPosition.line(ofKey: "mappings", in: data),
+                        message: "\"mappings\" must be an array of stub mappings"))
+            }
+            items = mappings
+        }
+        var stubs: [StubMapping] = []
+        for (position, item) in items.enumerated() {
+            let idSource = items.count == 1 ? source : "\(source)#\(position)"
+            do {
+                stubs.append(
+                    try StubMapping(
+                        json: item, defaultID: StubMapping.derivedID(from: idSource), source: .file(source),
+                        bodyFiles: bodyFiles))
+            } catch {
+                let line = error.keyPath.last.flatMap { TextPosition.line(ofKey: StubLoader.bareKey($0), in: data) }
+                let prefix = items.count == 1 ? "" : "mappings[\(position)]: "
+                return .failure(StubLoadProblem(path: displayPath, line: line, message: prefix + error.description))
+            }
+        }
+        return .success(stubs)
+    }
+
+    /// `bodyPatterns[2]` gives `bodyPatterns`.
+    private static func bareKey(_ key: String) -> String {
+        String(key.prefix { $0 != "[" })
+    }
+
+    /// The `.json` files below `mappings/`, as sorted relative paths. Symbolic links that lead outside the
+    /// stub root are skipped.
+    private func mappingFiles(in mappingsURL: URL) -> [String] {
+        let base = mappingsURL.resolvingSymlinksInPath().path
+        guard let enumerator = FileManager.default.enumerator(atPath: mappingsURL.path) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".json"), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
+            else { continue }
+            let resolved = mappingsURL.appendingPathComponent(relative).resolvingSymlinksInPath().path
+            guard resolved.hasPrefix(base + "/") else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(relative)
+            }
+        }
+        return files.sorted()
+    }
+}

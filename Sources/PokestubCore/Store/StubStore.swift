@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+
+/// The stubs being served: those read from the stub root plus those added through the admin API, swapped
+/// in whole on every change.
+///
+/// Thread-safe. Reading the current set is one lock acquisition and a reference copy; every change builds a
+/// new ``StubIndex`` and swaps it in, so requests never see a half-applied change.
+public final class StubStore: Sendable {
+    /// The stub root this store reloads from, or `nil` for runtime stubs only.
+    public let root: String?
+    private let state: Mutex<State>
+
+    private struct State {
+        var fileStubs: [StubMapping] = []
+        var runtimeStubs: [StubMapping] = []
+        /// File stubs removed or replaced through the admin API; stays until ``StubStore/resetToFiles()``.
+        var hiddenFileIDs: Set<UUID> = []
+        var index = StubIndex.empty
+        var lastReload: ReloadReport?
+
+        mutating func rebuild() {
+            index = StubIndex(fileStubs.filter { !hiddenFileIDs.contains($0.id) } + runtimeStubs)
+        }
+    }
+
+    /// The outcome of reading the stub root.
+    public struct ReloadReport: Sendable {
+        /// When the reload ran.
+        public var at: Date
+        /// Whether the new set replaced the old one.
+        public var succeeded: Bool
+        /// The number of stubs read from files (0 when the reload failed).
+        public var stubCount: Int
+        /// The problems found; non-empty exactly when the reload failed.
+        public var problems: [StubLoadProblem]
+    }
+
+    /// Creates a store. Call ``reload()`` to read the stub root.
+    public init(root: String?) {
+        self.root = root
+        state = Mutex(State())
+    }
+
+    /// The current set of stubs.
+    public var index: StubIndex {
+        state.withLock { $0.index }
+    }
+
+    /// The last reload's outcome, or `nil` before the first.
+    public var lastReload: ReloadReport? {
+        state.withLock { $0.lastReload }
+    }
+
+    /// Reads the stub root again. When any file has a problem, the stubs being served stay as they were
+    /// (all files or none: never a mix of old and new).
+    ///
+    /// - Returns: What happened; the problems name each file and line.
+    @discardableResult
+    public func reload() -> ReloadReport {
+        guard let root else {
+            let report = ReloadReport(at: Date(), succeeded: true, stubCount: 0, problems: [])
+            state.withLock { $0.lastReload = report }
+            return report
+        }
+        let result = StubLoader(root: root).load()
+        let report = ReloadReport(
+            at: Date(), succeeded: result.problems.isEmpty, stubCount: result.problems.isEmpty ? result.stubs.count : 0,
+            problems: result.problems)
+        state.withLock { state in
+            state.lastReload = report
+            if report.succeeded {
+                state.fileStubs = result.stubs
+                state.rebuild()
+            }
+        }
+        return report
+    }
+
+    /// Drops every runtime stub and admin change, then reads the stub root again (`POST /__admin/mappings/reset`).
+    @discardableResult
+    public func resetToFiles() -> ReloadReport {
+        state.withLock { state in
+            state.runtimeStubs = []
+            state.hiddenFileIDs = []
+            state.rebuild()
+        }
+        return reload()
+    }
+
+    /// Adds a stub, or replaces the stub with the same id.
+    public func add(_ stub: StubMapping) {
+        state.withLock { state in
+            state.runtimeStubs.removeAll { $0.id == stub.id }
+            if state.fileStubs.contains(where: { $0.id == stub.id }) { state.hiddenFileIDs.insert(stub.id) }
+            state.runtimeStubs.append(stub)
+            state.rebuild()
+        }
+    }
+
+    /// Removes the stub with this id.
+    ///
+    /// - Returns: Whether there was one.
+    @discardableResult
+    public func remove(id: UUID) -> Bool {
+        state.withLock { state in
+            let runtimeCount = state.runtimeStubs.count
+            state.runtimeStubs.removeAll { $0.id == id }
+            var removed = state.runtimeStubs.count != runtimeCount
+            if state.fileStubs.contains(where: { $0.id == id }), !state.hiddenFileIDs.contains(id) {
+                state.hiddenFileIDs.insert(id)
+                removed = true
+            }
+            if removed { state.rebuild() }
+            return removed
+        }
+    }
+
+    /// Removes every stub, from files too, until ``resetToFiles()`` (`DELETE /__admin/mappings`).
+    public func removeAll() {
+        state.withLock { state in
+            state.runtimeStubs = []
+            state.hiddenFileIDs = Set(state.fileStubs.map(\.id))
+            state.rebuild()
+        }
+    }
+}

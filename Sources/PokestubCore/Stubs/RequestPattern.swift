@@ -1,0 +1,125 @@
+/// Which requests a stub answers: WireMock's request pattern.
+///
+/// In JSON: `{"method": "GET", "urlPath": "/api/v2/pokemon/", "queryParameters": {"limit": {"equalTo": "20"}},
+/// "headers": {"Accept": {"contains": "json"}}, "bodyPatterns": [{"equalToJson": {...}}]}`.
+/// Every field is optional; an empty pattern matches every request.
+public struct RequestPattern: Sendable, Hashable {
+    /// The method, or `nil` for any (`"ANY"` in JSON).
+    public var method: String?
+    /// The URL test, or `nil` for any URL.
+    public var url: URLPattern?
+    /// Query parameter tests by parameter name (names compare exactly; a repeated parameter passes when any of
+    /// its values passes).
+    public var queryParameters: [String: StringValuePattern]
+    /// Header tests by field name (names compare case-insensitively, RFC 9110 §5.1).
+    public var headers: [String: StringValuePattern]
+    /// Body tests; all must pass.
+    public var bodyPatterns: [StringValuePattern]
+
+    /// Creates a pattern.
+    public init(
+        method: String? = nil, url: URLPattern? = nil, queryParameters: [String: StringValuePattern] = [:],
+        headers: [String: StringValuePattern] = [:], bodyPatterns: [StringValuePattern] = []
+    ) {
+        self.method = method
+        self.url = url
+        self.queryParameters = queryParameters
+        self.headers = headers
+        self.bodyPatterns = bodyPatterns
+    }
+
+    /// The fields a request pattern may have.
+    public static let fieldNames = ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns"]
+
+    /// Whether the request passes every test. The fast path: stops at the first failing field.
+    public func matches(_ request: HTTPRequest) -> Bool {
+        if let method, method != request.method { return false }
+        if let url, !url.matches(request) { return false }
+        for (name, pattern) in queryParameters where !RequestPattern.anyValue(request.queryValues(name), pattern) {
+            return false
+        }
+        for (name, pattern) in headers where !RequestPattern.anyValue(request.headers.values(for: name), pattern) {
+            return false
+        }
+        if !bodyPatterns.isEmpty {
+            let text = request.bodyText ?? ""
+            for pattern in bodyPatterns where !pattern.matches(text) { return false }
+        }
+        return true
+    }
+
+    private static func anyValue(_ values: [String], _ pattern: StringValuePattern) -> Bool {
+        if values.isEmpty { return pattern.matches(nil) }
+        return values.contains { pattern.matches($0) }
+    }
+
+    /// Compares the request with every field and reports each difference: the basis of near misses.
+    public func evaluate(_ request: HTTPRequest) -> MatchResult {
+        var differences: [MatchResult.Difference] = []
+        var weightedDistance = 0.0
+        var totalWeight = 0.0
+        func record(_ field: String, expected: String, actual: String?, distance: Double, weight: Double) {
+            totalWeight += weight
+            weightedDistance += distance * weight
+            if distance > 0 {
+                differences.append(.init(field: field, expected: expected, actual: actual))
+            }
+        }
+        if let method {
+            record(
+                "method", expected: method, actual: request.method, distance: method == request.method ? 0 : 1,
+                weight: 1)
+        }
+        if let url {
+            let field = url.field
+            let actual = field.name.hasPrefix("urlPath") ? request.path : request.decodedURL
+            record(field.name, expected: field.value, actual: actual, distance: url.distance(request), weight: 2)
+        }
+        for (name, pattern) in queryParameters.sorted(by: { $0.key < $1.key }) {
+            let values = request.queryValues(name)
+            let distance = values.isEmpty ? pattern.distance(nil) : values.map { pattern.distance($0) }.min() ?? 1
+            record(
+                "query parameter \(name)", expected: pattern.summary,
+                actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: distance, weight: 1)
+        }
+        for (name, pattern) in headers.sorted(by: { $0.key < $1.key }) {
+            let values = request.headers.values(for: name)
+            let distance = values.isEmpty ? pattern.distance(nil) : values.map { pattern.distance($0) }.min() ?? 1
+            record(
+                "header \(name)", expected: pattern.summary,
+                actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: distance, weight: 1)
+        }
+        if !bodyPatterns.isEmpty {
+            let text = request.bodyText ?? "<\(request.body.count) bytes, not UTF-8>"
+            for pattern in bodyPatterns {
+                record(
+                    "body", expected: pattern.summary, actual: String(text.prefix(200)),
+                    distance: pattern.distance(text),
+                    weight: 1)
+            }
+        }
+        let distance = totalWeight == 0 ? 0 : weightedDistance / totalWeight
+        return MatchResult(distance: distance, differences: differences)
+    }
+}
+
+/// How a request compares with a request pattern.
+public struct MatchResult: Sendable, Hashable {
+    /// 0 when every field passes, up to 1 when nothing does. Near misses are the stubs with the least.
+    public var distance: Double
+    /// The fields that did not pass, in the order method, URL, query, headers, body.
+    public var differences: [Difference]
+
+    /// Whether every field passed.
+    public var isMatch: Bool { differences.isEmpty }
+
+    /// One field that did not pass.
+    public struct Difference: Sendable, Hashable {
+        /// The field, e.g. `method`, `urlPath`, `query parameter limit`, `header Accept`, `body`.
+        public var field: String
+        /// What the stub expects, e.g. `GET` or `equalTo "20"`.
+        public var expected: String
+        /// What the request had, or `nil` when absent.
+        public var actual: String?
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// What a stub answers: WireMock's response definition.
+///
+/// In JSON: `{"status": 200, "headers": {"Content-Type": "application/json"}, "bodyFileName": "pokemon/1.json",
+/// "fixedDelayMilliseconds": 250}` with exactly one of `body` (text), `jsonBody` (any JSON), `base64Body` or
+/// `bodyFileName` (a path under the stub root's `__files/`), or none for an empty body.
+public struct ResponseDefinition: Sendable {
+    /// The status code (100 to 599; default 200).
+    public var status: Int
+    /// Header fields. A JSON array value gives one field per element (several `Set-Cookie`s).
+    public var headers: HTTPHeaders
+    /// The body bytes, read once when the stub loads.
+    public var body: ResponseBody
+    /// The body file the bytes came from, relative to `__files/`, when the body is a file.
+    public var bodyFileName: String?
+    /// Delay before answering, in milliseconds.
+    public var delayMilliseconds: Int
+    /// A deliberate failure instead of a response.
+    public var fault: HTTPResponse.Fault?
+
+    /// The fields a response definition may have.
+    public static let fieldNames = [
+        "status", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
+    ]
+
+    /// Creates a definition.
+    public init(
+        status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty,
+        bodyFileName: String? = nil, delayMilliseconds: Int = 0, fault: HTTPResponse.Fault? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.bodyFileName = bodyFileName
+        self.delayMilliseconds = delayMilliseconds
+        self.fault = fault
+    }
+
+    /// The response to send. No copy of the body is made.
+    public var httpResponse: HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: body, delayMilliseconds: delayMilliseconds, fault: fault)
+    }
+}
+
+extension ResponseDefinition {
+    /// Reads a response definition from JSON.
+    ///
+    /// - Parameters:
+    ///   - json: The `response` object.
+    ///   - bodyFiles: Where `bodyFileName` is looked up.
+    /// - Throws: ``StubDefinitionError`` naming the field.
+    init(json: JSONValue, bodyFiles: BodyFileStore) throws(StubDefinitionError) {
+        var object = try StrictObject(json, what: "response")
+        self.init()
+        if let status = try object.int("status") {
+            guard (100...599).contains(status) else {
+                throw StubDefinitionError("must be between 100 and 599, not \(status)", keyPath: ["status"])
+            }
+            self.status = status
+        }
+        if let headers = try object.object("headers") {
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case .array(let values):
+                    for item in values { self.headers.add(name: name, value: item.textForMatching) }
+                case .object, .null:
+                    throw StubDefinitionError("must be a string or an array of strings", keyPath: ["headers", name])
+                default:
+                    self.headers.add(name: name, value: value.textForMatching)
+                }
+            }
+        }
+        let bodyFields = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { object.keys.contains($0) }
+        guard bodyFields.count <= 1 else {
+            throw StubDefinitionError(
+                "has \(bodyFields.joined(separator: " and ")); a response takes at most one body field",
+                keyPath: [bodyFields[1]])
+        }
+        if let text = try object.string("body") {
+            body = ResponseBody(text)
+        } else if let json = object.take("jsonBody") {
+            body = ResponseBody(json.serialized(pretty: false))
+            if !headers.contains("Content-Type") {
+                headers.add(name: "Content-Type", value: "application/json")
+            }
+        } else if let base64 = try object.string("base64Body") {
+            guard let data = Data(base64Encoded: base64, options: [.ignoreUnknownCharacters]) else {
+                throw StubDefinitionError("is not valid base64", keyPath: ["base64Body"])
+            }
+            body = ResponseBody(data)
+        } else if let fileName = try object.string("bodyFileName") {
+            do { body = try bodyFiles.body(named: fileName) } catch { throw error.nested(under: "bodyFileName") }
+            bodyFileName = fileName
+        }
+        if let delay = try object.int("fixedDelayMilliseconds") {
+            guard (0...600_000).contains(delay) else {
+                throw StubDefinitionError(
+                    "must be between 0 and 600000 ms, not \(delay)", keyPath: ["fixedDelayMilliseconds"])
+            }
+            delayMilliseconds = delay
+        }
+        if let faultName = try object.string("fault") {
+            guard let fault = HTTPResponse.Fault(rawValue: faultName) else {
+                let names = HTTPResponse.Fault.allCases.map(\.rawValue).joined(separator: ", ")
+                throw StubDefinitionError(
+                    "unsupported fault \(faultName.debugDescription) (supported: \(names))",
+                    keyPath: ["fault"])
+            }
+            self.fault = fault
+        }
+        try object.rejectUnknown(supported: ResponseDefinition.fieldNames)
+    }
+}

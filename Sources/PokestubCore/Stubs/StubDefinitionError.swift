@@ -1,0 +1,88 @@
+/// A stub mapping that does not follow the supported format.
+public struct StubDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where in the mapping the problem is, as a dotted key path (`request.queryParameters.limit`).
+    public var keyPath: [String]
+    /// What is wrong.
+    public var message: String
+
+    /// Creates an error at the root of the mapping.
+    public init(_ message: String, keyPath: [String] = []) {
+        self.message = message
+        self.keyPath = keyPath
+    }
+
+    /// The key path joined with dots.
+    public var field: String { keyPath.joined(separator: ".") }
+
+    public var description: String {
+        keyPath.isEmpty ? message : "\(field): \(message)"
+    }
+
+    /// The same error seen from an enclosing key.
+    func nested(under key: String) -> StubDefinitionError {
+        StubDefinitionError(message, keyPath: [key] + keyPath)
+    }
+}
+
+/// Reads a JSON object field by field and reports fields nobody read, so an unsupported field is an error
+/// and never silently ignored.
+struct StrictObject {
+    private let members: [String: JSONValue]
+    private var consumed: Set<String> = []
+
+    init(_ value: JSONValue, what: String) throws(StubDefinitionError) {
+        guard case .object(let members) = value else {
+            throw StubDefinitionError("\(what) must be a JSON object, not \(value.typeName)")
+        }
+        self.members = members
+    }
+
+    var keys: Dictionary<String, JSONValue>.Keys { members.keys }
+
+    mutating func take(_ key: String) -> JSONValue? {
+        consumed.insert(key)
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(StubDefinitionError) -> String? {
+        guard let value = take(key) else { return nil }
+        guard case .string(let string) = value else {
+            throw StubDefinitionError("must be a string, not \(value.typeName)", keyPath: [key])
+        }
+        return string
+    }
+
+    mutating func int(_ key: String) throws(StubDefinitionError) -> Int? {
+        guard let value = take(key) else { return nil }
+        guard let int = value.intValue else {
+            throw StubDefinitionError("must be a whole number, not \(value.typeName)", keyPath: [key])
+        }
+        return int
+    }
+
+    mutating func bool(_ key: String) throws(StubDefinitionError) -> Bool? {
+        guard let value = take(key) else { return nil }
+        guard case .bool(let bool) = value else {
+            throw StubDefinitionError("must be true or false, not \(value.typeName)", keyPath: [key])
+        }
+        return bool
+    }
+
+    mutating func object(_ key: String) throws(StubDefinitionError) -> [String: JSONValue]? {
+        guard let value = take(key) else { return nil }
+        guard case .object(let members) = value else {
+            throw StubDefinitionError("must be a JSON object, not \(value.typeName)", keyPath: [key])
+        }
+        return members
+    }
+
+    /// Throws for the first field that was never read, naming the fields that are supported.
+    func rejectUnknown(supported: [String]) throws(StubDefinitionError) {
+        if let unknown = members.keys.sorted().first(where: { !consumed.contains($0) }) {
+            throw StubDefinitionError(
+                "unsupported field \"\(unknown)\" (supported here: \(supported.joined(separator: ", ")))",
+                keyPath: [unknown])
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// A stub: a request pattern and the response to send when a request matches it (WireMock's stub mapping).
+///
+/// In JSON:
+/// ```json
+/// {
+///   "id": "c4b6c1d2-…", "name": "bulbasaur", "priority": 5,
+///   "request": { "method": "GET", "urlPath": "/api/v2/pokemon/1/" },
+///   "response": { "status": 200, "bodyFileName": "pokemon/1.json" }
+/// }
+/// ```
+/// Among stubs that match a request, the one with the lowest `priority` number wins (1 is highest, default
+/// 5), and among those the one added last.
+public struct StubMapping: Sendable {
+    /// The stub's id. From the file when given, otherwise derived from where the stub came from, so the same
+    /// file gives the same id on every load.
+    public var id: UUID
+    /// A name for people, shown in near misses and logs.
+    public var name: String?
+    /// 1 is the highest priority; default 5.
+    public var priority: Int
+    /// Which requests the stub answers.
+    public var request: RequestPattern
+    /// What it answers.
+    public var response: ResponseDefinition
+    /// Free-form data kept with the stub (WireMock's `metadata`).
+    public var metadata: JSONValue?
+    /// Where the stub came from.
+    public var source: Source
+    /// The JSON the stub was read from, with `id` filled in: what the admin API shows.
+    public var definition: JSONValue
+
+    /// The default priority (WireMock's).
+    public static let defaultPriority = 5
+
+    /// Where a stub came from.
+    public enum Source: Sendable, Hashable {
+        /// A file under the stub root's `mappings/`, with its path relative to the stub root.
+        case file(String)
+        /// The admin API, at run time.
+        case runtime
+    }
+
+    /// The fields a stub mapping may have.
+    public static let fieldNames = [
+        "id", "uuid", "name", "priority", "request", "response", "metadata", "persistent",
+    ]
+}
+
+extension StubMapping {
+    /// Reads a stub mapping from JSON.
+    ///
+    /// - Parameters:
+    ///   - json: The mapping object.
+    ///   - defaultID: The id to use when the mapping has none.
+    ///   - source: Where it came from.
+    ///   - bodyFiles: Where `bodyFileName` is looked up.
+    /// - Throws: ``StubDefinitionError`` naming the field that is wrong or not supported.
+    public init(
+        json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore
+    ) throws(StubDefinitionError) {
+        var object = try StrictObject(json, what: "a stub mapping")
+        for unsupported in ["scenarioName", "requiredScenarioState", "newScenarioState"]
+        where object.keys.contains(unsupported) {
+            throw StubDefinitionError(
+                "scenarios are not supported yet (field \"\(unsupported)\")", keyPath: [unsupported])
+        }
+        var id = defaultID
+        for key in ["id", "uuid"] {
+            if let text = try object.string(key) {
+                guard let parsed = UUID(uuidString: text) else {
+                    throw StubDefinitionError("is not a UUID: \(text.debugDescription)", keyPath: [key])
+                }
+                id = parsed
+            }
+        }
+        self.id = id
+        name = try object.string("name")
+        priority = try object.int("priority") ?? StubMapping.defaultPriority
+        guard priority >= 1 else {
+            throw StubDefinitionError("must be 1 or more (1 is the highest priority)", keyPath: ["priority"])
+        }
+        metadata = object.take("metadata")
+        _ = try object.bool("persistent")
+        guard let requestJSON = object.take("request") else {
+            throw StubDefinitionError("is missing", keyPath: ["request"])
+        }
+        do { request = try RequestPattern(json: requestJSON) } catch { throw error.nested(under: "request") }
+        let responseJSON = object.take("response") ?? .object([:])
+        do {
+            response = try ResponseDefinition(json: responseJSON, bodyFiles: bodyFiles)
+        } catch { throw error.nested(under: "response") }
+        try object.rejectUnknown(supported: StubMapping.fieldNames)
+        self.source = source
+        var members = json.objectValue ?? [:]
+        members["id"] = .string(id.uuidString.lowercased())
+        members.removeValue(forKey: "uuid")
+        definition = .object(members)
+    }
+
+    /// Derives a stable id from a text (a file path), so stubs without an id keep the same one across loads.
+    public static func derivedID(from text: String) -> UUID {
+        // Two 64-bit FNV-1a hashes with different offsets, laid out as a version-8 (custom) UUID, RFC 9562 §5.8.
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash = seed
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
+        }
+        let high = fnv(0xcbf2_9ce4_8422_2325)
+        let low = fnv(0x8422_2325_cbf2_9ce4)
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+}
+
+extension RequestPattern {
+    /// Reads a request pattern from JSON.
+    ///
+    /// - Throws: ``StubDefinitionError`` naming the field.
+    public init(json: JSONValue) throws(StubDefinitionError) {
+        var object = try StrictObject(json, what: "request")
+        self.init()
+        if let method = try object.string("method") {
+            guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
+                throw StubDefinitionError("is not an HTTP method: \(method.debugDescription)", keyPath: ["method"])
+            }
+            self.method = method == "ANY" ? nil : method
+        }
+        let urlFields = URLPattern.fieldNames.filter { object.keys.contains($0) }
+        guard urlFields.count <= 1 else {
+            throw StubDefinitionError(
+                "has \(urlFields.joined(separator: " and ")); a request pattern takes at most one",
+                keyPath: [urlFields[1]])
+        }
+        if let field = urlFields.first, let value = try object.string(field) {
+            url = try URLPattern(field: field, value: value)
+        }
+        for (field, keyPath) in [("queryParameters", \RequestPattern.queryParameters), ("headers", \.headers)] {
+            guard let members = try object.object(field) else { continue }
+            var patterns: [String: StringValuePattern] = [:]
+            for (name, value) in members {
+                do { patterns[name] = try StringValuePattern(json: value) } catch {
+                    throw error.nested(under: name).nested(under: field)
+                }
+            }
+            self[keyPath: keyPath] = patterns
+        }
+        if let value = object.take("bodyPatterns") {
+            guard case .array(let items) = value else {
+                throw StubDefinitionError("must be an array of patterns", keyPath: ["bodyPatterns"])
+            }
+            for (index, item) in items.enumerated() {
+                do { bodyPatterns.append(try StringValuePattern(json: item)) } catch {
+                    throw error.nested(under: "bodyPatterns[\(index)]")
+                }
+            }
+        }
+        try object.rejectUnknown(supported: RequestPattern.fieldNames)
+    }
+
+    /// The JSON form, as WireMock writes it.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["method": .string(method ?? "ANY")]
+        if let url {
+            let field = url.field
+            members[field.name] = .string(field.value)
+        }
+        if !queryParameters.isEmpty { members["queryParameters"] = .object(queryParameters.mapValues(\.json)) }
+        if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }
+        if !bodyPatterns.isEmpty { members["bodyPatterns"] = .array(bodyPatterns.map(\.json)) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,49 @@
+import CMicroHTTPD
+import PokestubCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads what libmicrohttpd parsed about a connection's current request.
+enum ConnectionReader {
+    /// The request's header fields in the order received.
+    static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var fields: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &fields) { pointer in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
+        }
+        return HTTPHeaders(fields)
+    }
+
+    private static let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
+        guard let context, let key else { return MHD_Result.YES }
+        let fields = context.assumingMemoryBound(to: [(name: String, value: String)].self)
+        fields.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+        return MHD_Result.YES
+    }
+
+    /// The peer's IP address as text, e.g. `127.0.0.1`.
+    static func clientAddress(of connection: OpaquePointer) -> String? {
+        guard let address = pokestub_mhd_client_address(connection) else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                var raw = ipv4.pointee.sin_addr
+                guard inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                var raw = ipv6.pointee.sin6_addr
+                guard inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        default:
+            return nil
+        }
+    }
+}

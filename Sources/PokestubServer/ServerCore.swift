@@ -1,0 +1,137 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import PokestubCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What libmicrohttpd's callbacks reach: the handler, limits, and the requests waiting on a suspended
+/// connection. The callbacks are C functions; they find this object through their `cls` pointer.
+final class ServerCore: Sendable {
+    let handler: any HTTPHandler
+    let maxBodyBytes: Int
+    let logger: Logger
+    private let inFlight = Atomic<Int>(0)
+    private let waiting = Mutex<[ObjectIdentifier: RequestContext]>([:])
+
+    init(handler: any HTTPHandler, maxBodyBytes: Int, logger: Logger) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+        self.logger = logger
+    }
+
+    /// Requests received and not yet completed.
+    var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Answers every suspended request with 503, for shutdown.
+    func abandonWaitingRequests() {
+        let contexts = waiting.withLock { Array($0.values) }
+        for context in contexts {
+            context.finish(
+                with: .text("pokestub is shutting down\n", status: 503), core: self)
+        }
+    }
+
+    // MARK: - Callbacks
+
+    /// Called once per request with the raw request target, before libmicrohttpd decodes it: the per-request
+    /// context starts here so the journal can keep the URL exactly as received.
+    static let uriLogger:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
+            UnsafeMutableRawPointer? = { cls, uri, _ in
+                let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+                core.inFlight.add(1, ordering: .relaxed)
+                let rawURI = uri.map { String(cString: $0) } ?? "/"
+                return Unmanaged.passRetained(RequestContext(rawURI: rawURI)).toOpaque()
+            }
+
+    /// Called when a request is done (answered, failed, or the client went away): releases its context.
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, contextPointer, _ in
+        let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        if let pointer = contextPointer?.pointee {
+            let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+            core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+            contextPointer?.pointee = nil
+            core.inFlight.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// libmicrohttpd's access handler: called first with the headers, then with each piece of body, then
+    /// once more with no data, which is when pokestub answers (answering on the first call makes
+    /// libmicrohttpd 0.9.75 close keep-alive connections).
+    static let accessHandler: MHD_AccessHandlerCallback = {
+        cls, connection, _, method, version, uploadData, uploadDataSize, contextPointer in
+        let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        guard let connection, let contextPointer, let pointer = contextPointer.pointee else { return MHD_Result.NO }
+        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        let pieceSize = uploadDataSize?.pointee ?? 0
+        switch context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes) {
+        case .continueReading:
+            uploadDataSize?.pointee = 0
+            return MHD_Result.YES
+        case .answer(let response):
+            return ResponseWriter.queue(response, on: connection)
+        case .fail:
+            return MHD_Result.NO
+        case .handle(let body):
+            let request = HTTPRequest(
+                method: method.map { String(cString: $0) } ?? "GET", rawURL: context.rawURI,
+                headers: ConnectionReader.headers(of: connection), body: body,
+                clientAddress: ConnectionReader.clientAddress(of: connection))
+            let reply: HTTPReply
+            reply = core.handler.handle(request)
+            return core.deliver(reply, context: context, connection: connection)
+        }
+    }
+
+    private func deliver(_ reply: HTTPReply, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        switch reply {
+        case .response(let response) where response.delayMilliseconds <= 0:
+            return ResponseWriter.queue(response, on: connection)
+        case .response(let response):
+            suspend(context, connection: connection)
+            let delay = DispatchTime.now() + .milliseconds(response.delayMilliseconds)
+            DispatchQueue.global().asyncAfter(deadline: delay) { [self] in
+                var immediate = response
+                immediate.delayMilliseconds = 0
+                context.finish(with: immediate, core: self)
+            }
+            return MHD_Result.YES
+        case .deferred(let start):
+            suspend(context, connection: connection)
+            start { [self] response in
+                if response.delayMilliseconds > 0 {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(response.delayMilliseconds)) {
+                        var immediate = response
+                        immediate.delayMilliseconds = 0
+                        context.finish(with: immediate, core: self)
+                    }
+                } else {
+                    context.finish(with: response, core: self)
+                }
+            }
+            return MHD_Result.YES
+        }
+    }
+
+    private func suspend(_ context: RequestContext, connection: OpaquePointer) {
+        context.markWaiting(connection: ConnectionHandle(pointer: connection))
+        waiting.withLock { $0[ObjectIdentifier(context)] = context }
+        MHD_suspend_connection(connection)
+    }
+
+    func stopWaiting(_ context: RequestContext) {
+        waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+    }
+}
+
+/// A connection pointer that another thread may resume. `@unchecked Sendable`: `MHD_resume_connection` is
+/// documented as callable from any thread; the pointer is used for nothing else off the server's threads.
+struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import PokestubCore
+import PokestubServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `pokestub serve`: resolves the configuration, loads the stubs, listens, and runs until SIGINT or
+/// SIGTERM; SIGHUP reloads the stubs.
+enum ServeCommand {
+    static let help = """
+        Usage: pokestub serve [options]
+
+        Answers HTTP requests from the stubs under DIR/mappings (bodies in DIR/__files), keeps a
+        request journal, and serves the admin API under /__admin/.
+
+        Options (each overrides config.json and POKESTUB_* environment variables):
+          --config FILE                 config file (default: $POKESTUB_CONFIG, else ./config.json if present)
+          --host ADDRESS                IP address to listen on (default 127.0.0.1)
+          --port PORT                   TCP port; 0 picks a free one (default 8080)
+          --stubs DIR                   stub folder (default stubs)
+          --mode MODE                   replay | record | record-missing | proxy (default replay)
+          --upstream URL                upstream base URL (default https://pokeapi.co)
+          --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
+          --log-level LEVEL             error | warning | notice | info | debug (default info)
+          -h, --help                    print this help
+
+        Signals: SIGHUP reloads the stubs (a broken file keeps the previous stubs serving);
+        SIGINT and SIGTERM stop accepting, finish requests in flight, and exit 0.
+
+        Exit statuses: 0 stopped by a signal, 64 usage error, 65 stub files have problems at start,
+        69 cannot listen, 78 invalid configuration.
+
+        """
+
+    static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
+        let valueOptions = Set(Configuration.keys.map(Configuration.flagName(for:)) + ["config"])
+        let parsed = try ParsedArguments(arguments, valueOptions: valueOptions, flagOptions: ["help"], command: "serve")
+        if parsed.flags.contains("help") {
+            Console.out(help)
+            return .success
+        }
+        guard parsed.positional.isEmpty else {
+            throw CommandFailure(
+                status: .usage, message: "unexpected argument \(parsed.positional[0].debugDescription)")
+        }
+        var flags: [String: String] = [:]
+        for key in Configuration.keys {
+            if let value = parsed.options[Configuration.flagName(for: key)] { flags[key] = value }
+        }
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.resolve(
+                configFile: parsed.options["config"], environment: environment, flags: flags
+            ).0
+        } catch {
+            throw CommandFailure(status: .configuration, message: error.description)
+        }
+        guard configuration.mode == .replay else {
+            throw CommandFailure(
+                status: .configuration,
+                message: "invalid configuration mode: \(configuration.mode.rawValue) needs the recording support, "
+                    + "which this build does not have yet; use --mode replay")
+        }
+        let logger = Logger(handler: StandardErrorLogHandler(), level: configuration.logLevel)
+
+        let store = StubStore(root: configuration.stubs)
+        let report = store.reload()
+        guard report.succeeded else {
+            let lines = report.problems.map(\.description).joined(separator: "\n")
+            throw CommandFailure(
+                status: .dataError,
+                message: "cannot start: \(report.problems.count) problem(s) in \(configuration.stubs)\n\(lines)")
+        }
+        let engine = StubEngine(
+            store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode, logger: logger)
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+            handler: engine, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            throw CommandFailure(status: .unavailable, message: error.description)
+        }
+        engine.info.baseURL = server.baseURL
+        Console.out(
+            "pokestub listening on \(server.baseURL) (\(store.index.count) stubs from \(configuration.stubs), "
+                + "mode \(configuration.mode.rawValue))")
+
+        let stopped = DispatchSemaphore(value: 0)
+        var signalSources = [any DispatchSourceSignal]()
+        signalSources.append(
+            SignalHandlers.on(SIGHUP) {
+                let report = store.reload()
+                if report.succeeded {
+                    logger.notice("reloaded \(report.stubCount) stubs from \(configuration.stubs)")
+                } else {
+                    for problem in report.problems { logger.error(problem.description) }
+                    logger.error(
+                        "reload failed with \(report.problems.count) problem(s); still serving the previous \(store.index.count) stubs"
+                    )
+                }
+            })
+        for signal in [SIGINT, SIGTERM] {
+            signalSources.append(SignalHandlers.on(signal) { stopped.signal() })
+        }
+        stopped.wait()
+        signalSources.forEach { $0.cancel() }
+        logger.notice("stopping: finishing requests in flight")
+        server.stop()
+        logger.notice("stopped")
+        return .success
+    }
+}
+
+/// Runs closures on signals through Dispatch rather than async-signal-unsafe handlers.
+enum SignalHandlers {
+    private static let queue = DispatchQueue(label: "pokestub.signals")
+
+    /// Handles `signal` with `action` from now on; keep the returned source alive for as long as needed.
+    static func on(_ signal: Int32, _ action: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        Glibc.signal(signal, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+        source.setEventHandler(handler: action)
+        source.resume()
+        return source
+    }
+}

@@ -1,0 +1,586 @@
+#!/usr/bin/env python3
+"""Generate the shipped WireMock 2.x stub tree (stubs/) from real PokeAPI data.
+
+Source: the read-only PokeAPI/api-data subset in ../shared/pokeapi (see its
+README.md). Output: OUT/mappings/**.json (one WireMock stub mapping per file)
+and OUT/__files/** (response bodies), plus OUT/README.md and
+OUT/LICENSE-pokeapi-data.txt.
+
+Bodies are served the way pokeapi.co serves them: compact JSON, raw UTF-8,
+source key order, no trailing newline, and root-relative links made absolute
+with PokeAPI's deploy regex  (")(/(api|schema)/v2)  ->  "https://pokeapi.co/...
+
+List endpoints are paginated exactly like pokeapi.co's deploy function
+(PokeAPI/deploy functions_v1/src/index.js): default limit 20, `count` stays
+the total, `next`/`previous` use `?offset=..&limit=..` with the `next` limit
+clipped to what remains.
+
+The output is deterministic: running the script twice gives byte-identical
+files. Python 3.11 standard library only.
+
+Usage: python3 scripts/generate-stubs.py [--source DIR] [--out DIR] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+NAMESPACE = uuid.UUID("6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10")
+BASE_URL = "https://pokeapi.co"
+PAGE_SIZE = 20
+CONTENT_TYPE = "application/json; charset=utf-8"
+# `du -sb stubs` must stay at or below this.
+BUDGET_BYTES = 25_000_000
+# Apparent size of a directory entry, used to estimate `du -sb` before writing.
+DIR_SIZE_ESTIMATE = 4096
+
+# Endpoints shipped by id, by name and as paginated lists.
+NAMED_ENDPOINTS = (
+    "pokemon",
+    "pokemon-species",
+    "type",
+    "ability",
+    "berry",
+    "move",
+    "generation",
+)
+# Optional extras, added in this order only while the budget allows.
+EVOLUTION_CHAIN = "evolution-chain"
+ENCOUNTERS_GROUP = "pokemon/encounters"
+
+# PokeAPI's `ditto transform --base-url` regex (pokeapi_ditto/common.py).
+LINK_RE = re.compile(r'(")(/(api|schema)/v2)')
+RELATIVE_PREFIXES = ("/api/v2", "/schema/v2")
+SLUG_RE = re.compile(r"[a-z0-9-]+")
+
+
+class GenerationError(Exception):
+    pass
+
+
+@dataclass
+class OutFile:
+    data: bytes
+    group: str  # summary row (endpoint) this file is counted under
+    kind: str  # "mapping", "body" or "doc"
+
+
+class Tree:
+    """The whole output, held in memory until it is written."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, OutFile] = {}
+        self.stub_ids: dict[str, str] = {}
+
+    def add(self, rel: str, data: bytes, group: str, kind: str) -> None:
+        if rel in self.files:
+            raise GenerationError(f"two outputs want the same file: {rel}")
+        self.files[rel] = OutFile(data, group, kind)
+
+    def remove_group(self, group: str) -> None:
+        for rel in [r for r, f in self.files.items() if f.group == group]:
+            del self.files[rel]
+
+    def estimated_size(self) -> int:
+        dirs: set[str] = set()
+        for rel in self.files:
+            parts = rel.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                dirs.add("/".join(parts[:i]))
+        # +1 for the out dir itself.
+        return sum(len(f.data) for f in self.files.values()) + (len(dirs) + 1) * DIR_SIZE_ESTIMATE
+
+
+# --------------------------------------------------------------------------
+# JSON helpers
+
+
+def absolutize_text(text: str) -> str:
+    return LINK_RE.sub(r"\1" + BASE_URL + r"\2", text)
+
+
+def load_source_json(path: Path):
+    """Read a source file and make its links absolute the way the deploy does."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(absolutize_text(text))
+
+
+def check_no_relative_links(obj, where: str) -> None:
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            if o.startswith(RELATIVE_PREFIXES):
+                raise GenerationError(f"{where}: relative link left: {o!r}")
+        elif isinstance(o, list):
+            stack.extend(o)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                if k.startswith(RELATIVE_PREFIXES):
+                    raise GenerationError(f"{where}: relative link left in key: {k!r}")
+                stack.append(v)
+
+
+def body_bytes(obj, where: str) -> bytes:
+    data = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    # Verify: parses, round-trips, and has no relative links left.
+    parsed = json.loads(data.decode("utf-8"))
+    if parsed != obj:
+        raise GenerationError(f"{where}: body does not round-trip")
+    check_no_relative_links(parsed, where)
+    return data
+
+
+def mapping_bytes(mapping: dict) -> bytes:
+    return (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def stub_id(url: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, "GET " + url))
+
+
+def make_mapping(url: str, request: dict, body_file: str) -> dict:
+    return {
+        "id": stub_id(url),
+        "name": "GET " + url,
+        "request": {"method": "GET", **request},
+        "response": {
+            "status": 200,
+            "headers": {"Content-Type": CONTENT_TYPE},
+            "bodyFileName": body_file,
+        },
+    }
+
+
+def add_mapping(tree: Tree, rel: str, mapping: dict, group: str) -> None:
+    name = mapping["name"]
+    if mapping["id"] in tree.stub_ids:
+        raise GenerationError(f"duplicate stub {name!r} ({rel} and {tree.stub_ids[mapping['id']]})")
+    tree.stub_ids[mapping["id"]] = rel
+    tree.add("mappings/" + rel, mapping_bytes(mapping), group, "mapping")
+
+
+def remove_group(tree: Tree, group: str) -> None:
+    tree.remove_group(group)
+    tree.stub_ids = {i: r for i, r in tree.stub_ids.items() if "mappings/" + r in tree.files}
+
+
+# --------------------------------------------------------------------------
+# Source access
+
+
+def resource_ids(source: Path, endpoint: str) -> list[int]:
+    d = source / "api" / "v2" / endpoint
+    if not d.is_dir():
+        raise GenerationError(f"missing source directory {d}")
+    ids = sorted(int(p.name) for p in d.iterdir() if p.is_dir() and p.name.isdigit())
+    if not ids:
+        raise GenerationError(f"no resources in {d}")
+    return ids
+
+
+# --------------------------------------------------------------------------
+# Builders
+
+
+def add_root(tree: Tree, source: Path) -> None:
+    url = "/api/v2/"
+    obj = load_source_json(source / "api" / "v2" / "index.json")
+    tree.add("__files/root.json", body_bytes(obj, "root index"), "root", "body")
+    add_mapping(tree, "root.json", make_mapping(url, {"urlPath": url}, "root.json"), "root")
+
+
+def add_resources(tree: Tree, source: Path, endpoint: str, by_name: bool) -> None:
+    names: dict[str, int] = {}
+    id_files: set[str] = set()
+    for rid in resource_ids(source, endpoint):
+        where = f"{endpoint}/{rid}"
+        obj = load_source_json(source / "api" / "v2" / endpoint / str(rid) / "index.json")
+        if not isinstance(obj, dict) or obj.get("id") != rid:
+            raise GenerationError(f"{where}: body id is {obj.get('id')!r}, expected {rid}")
+        body_file = f"{endpoint}/{rid}.json"
+        tree.add("__files/" + body_file, body_bytes(obj, where), endpoint, "body")
+        url = f"/api/v2/{endpoint}/{rid}/"
+        add_mapping(tree, f"{endpoint}/{rid}.json", make_mapping(url, {"urlPath": url}, body_file), endpoint)
+        id_files.add(str(rid))
+        if by_name:
+            name = obj.get("name")
+            if not isinstance(name, str) or not SLUG_RE.fullmatch(name):
+                raise GenerationError(f"{where}: name {name!r} is not an ASCII slug")
+            if name in names:
+                raise GenerationError(f"{where}: name {name!r} also used by id {names[name]}")
+            names[name] = rid
+    for name, rid in sorted(names.items()):
+        if name in id_files:
+            raise GenerationError(f"{endpoint}: name {name!r} (id {rid}) collides with an id file name")
+        url = f"/api/v2/{endpoint}/{name}/"
+        add_mapping(
+            tree,
+            f"{endpoint}/{name}.json",
+            make_mapping(url, {"urlPath": url}, f"{endpoint}/{rid}.json"),
+            endpoint,
+        )
+
+
+def page_link(endpoint: str, offset: int, limit: int) -> str:
+    return f"{BASE_URL}/api/v2/{endpoint}/?offset={offset}&limit={limit}"
+
+
+def paginate(all_results: list, count: int, endpoint: str, offset: int, limit: int) -> dict:
+    """pokeapi.co's deploy function, for a request path /api/v2/<endpoint>/."""
+    end = offset + limit
+    nxt = None if end >= count else page_link(endpoint, end, min(limit, count - end))
+    if offset == 0:
+        prev = None
+    else:
+        prev_offset = max(offset - limit, 0)
+        prev = page_link(endpoint, prev_offset, offset - prev_offset)
+    return {
+        "count": count,
+        "next": nxt,
+        "previous": prev,
+        "results": all_results[offset:end],
+    }
+
+
+OFFSET_ZERO = {"or": [{"absent": True}, {"equalTo": "0"}]}
+
+
+def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
+    where = f"{endpoint} list"
+    src = load_source_json(source / "api" / "v2" / endpoint / "index.json")
+    if list(src.keys()) != ["count", "next", "previous", "results"]:
+        raise GenerationError(f"{where}: unexpected keys {list(src.keys())}")
+    count, results = src["count"], src["results"]
+    if count != len(results) or src["next"] is not None or src["previous"] is not None:
+        raise GenerationError(f"{where}: source list is not the complete list")
+    path = f"/api/v2/{endpoint}/"
+    group = endpoint + " (lists)"
+
+    for offset in range(0, max(count, 1), PAGE_SIZE):
+        body_file = f"{endpoint}/list/offset-{offset}-limit-{PAGE_SIZE}.json"
+        body = paginate(results, count, endpoint, offset, PAGE_SIZE)
+        tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
+        url = f"{path}?offset={offset}&limit={PAGE_SIZE}"
+        request = {
+            "urlPath": path,
+            "queryParameters": {
+                "offset": OFFSET_ZERO if offset == 0 else {"equalTo": str(offset)},
+                "limit": {"or": [{"absent": True}, {"equalTo": str(PAGE_SIZE)}]},
+            },
+        }
+        add_mapping(tree, f"{endpoint}/list/offset-{offset}.json", make_mapping(url, request, body_file), group)
+
+    # Following `next` from the second-to-last page asks for the clipped
+    # limit (pokemon: ?offset=1340&limit=11), which the limit-20 page above
+    # does not match. Stub that request too, so clients can walk `next` to
+    # the end. Its `previous` is computed from the clipped limit, as live.
+    last = ((count - 1) // PAGE_SIZE) * PAGE_SIZE if count > 0 else 0
+    tail = count - last
+    if last > 0 and tail != PAGE_SIZE:
+        body_file = f"{endpoint}/list/offset-{last}-limit-{tail}.json"
+        body = paginate(results, count, endpoint, last, tail)
+        tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
+        url = f"{path}?offset={last}&limit={tail}"
+        request = {
+            "urlPath": path,
+            "queryParameters": {"offset": {"equalTo": str(last)}, "limit": {"equalTo": str(tail)}},
+        }
+        add_mapping(
+            tree, f"{endpoint}/list/offset-{last}-limit-{tail}.json", make_mapping(url, request, body_file), group
+        )
+
+    # The whole list in one page (pokebase asks for ?limit=<count>). When
+    # count == PAGE_SIZE the offset-0 page already answers that request.
+    if count != PAGE_SIZE:
+        body_file = f"{endpoint}/list/offset-0-limit-{count}.json"
+        body = paginate(results, count, endpoint, 0, count)
+        tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
+        url = f"{path}?offset=0&limit={count}"
+        request = {
+            "urlPath": path,
+            "queryParameters": {"offset": OFFSET_ZERO, "limit": {"equalTo": str(count)}},
+        }
+        add_mapping(tree, f"{endpoint}/list/all.json", make_mapping(url, request, body_file), group)
+
+
+def add_encounters(tree: Tree, source: Path) -> None:
+    group = ENCOUNTERS_GROUP
+    for rid in resource_ids(source, "pokemon"):
+        src = source / "api" / "v2" / "pokemon" / str(rid) / "encounters" / "index.json"
+        if not src.is_file():
+            raise GenerationError(f"missing {src}")
+        where = f"pokemon/{rid}/encounters"
+        obj = load_source_json(src)
+        if not isinstance(obj, list):
+            raise GenerationError(f"{where}: expected a JSON array")
+        body_file = f"pokemon/encounters/{rid}.json"
+        tree.add("__files/" + body_file, body_bytes(obj, where), group, "body")
+        url = f"/api/v2/pokemon/{rid}/encounters"  # no trailing slash, as linked
+        add_mapping(tree, f"pokemon/encounters/{rid}.json", make_mapping(url, {"urlPath": url}, body_file), group)
+
+
+# --------------------------------------------------------------------------
+# Docs
+
+
+def source_provenance(source: Path) -> tuple[str, str]:
+    readme = (source / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"\|\s*Commit\s*\|\s*`([0-9a-f]{40})`([^|\n]*)\|", readme)
+    if not m:
+        raise GenerationError("could not find the api-data commit in the source README.md")
+    return m.group(1), m.group(2).strip().strip(",").strip()
+
+
+def id_ranges(ids: list[int]) -> str:
+    parts: list[str] = []
+    start = prev = ids[0]
+    for i in ids[1:] + [None]:
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    return ", ".join(parts)
+
+
+def readme_text(tree: Tree, source: Path, included: list[str], left_out: list[str]) -> str:
+    commit, commit_info = source_provenance(source)
+    meta_hash = ""
+    meta = source / "api" / "v2" / "meta" / "index.json"
+    if meta.is_file():
+        m = json.loads(meta.read_text(encoding="utf-8"))
+        if isinstance(m, dict) and "hash" in m:
+            meta_hash = f" Data version (`/api/v2/meta/` hash): `{m['hash']}`."
+
+    def n(group: str, kind: str) -> int:
+        return sum(1 for f in tree.files.values() if f.group == group and f.kind == kind)
+
+    rows = []
+    for ep in NAMED_ENDPOINTS:
+        bodies = n(ep, "body")
+        lists = n(ep + " (lists)", "mapping")
+        rows.append(
+            f"| `{ep}` | {bodies} | {n(ep, 'mapping')} (by id and by name) | {lists} |"
+        )
+    if EVOLUTION_CHAIN in included:
+        rows.append(f"| `{EVOLUTION_CHAIN}` | {n(EVOLUTION_CHAIN, 'body')} | {n(EVOLUTION_CHAIN, 'mapping')} (by id) | 0 |")
+    if ENCOUNTERS_GROUP in included:
+        rows.append(
+            f"| `pokemon/<id>/encounters` | {n(ENCOUNTERS_GROUP, 'body')} | {n(ENCOUNTERS_GROUP, 'mapping')} (by id) | 0 |"
+        )
+    id_lines = []
+    for ep in NAMED_ENDPOINTS + ((EVOLUTION_CHAIN,) if EVOLUTION_CHAIN in included else ()):
+        id_lines.append(f"- `{ep}`: {id_ranges(resource_ids(source, ep))}")
+    left = ""
+    if left_out:
+        left = "\nLeft out to stay within the size budget: " + ", ".join(f"`{g}`" for g in left_out) + ".\n"
+
+    return f"""# PokeAPI stubs (WireMock 2.x format)
+
+Generated by `scripts/generate-stubs.py`. Do not edit by hand; regenerate with
+
+```sh
+python3 scripts/generate-stubs.py    # rewrites stubs/mappings and stubs/__files
+python3 scripts/check-stubs.py       # CI: fails if stubs/ differs from a fresh run
+```
+
+## Source and licence
+
+Real PokeAPI v2 responses from [PokeAPI/api-data](https://github.com/PokeAPI/api-data)
+at commit `{commit}` ({commit_info}).{meta_hash}
+The data is under the BSD 3-Clause licence, "Copyright 2018-2019 PokéAPI
+contributors"; see [`LICENSE-pokeapi-data.txt`](LICENSE-pokeapi-data.txt),
+which must stay next to the data. Pokémon names and game text are trademarks
+or copyrights of their owners.
+
+## Contents
+
+`mappings/` holds one stub mapping per file, `__files/` the response bodies
+(referenced by `bodyFileName`). Every mapping has a stable `id`:
+`uuid5(6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10, "GET " + path-and-query)`.
+
+- `GET /api/v2/` (root index): `mappings/root.json`.
+- Single resources, paths with a trailing slash as in the real API:
+
+| endpoint | bodies | resource mappings | list mappings |
+| --- | ---: | ---: | ---: |
+{chr(10).join(rows)}
+
+By-name mappings (`/api/v2/pokemon/bulbasaur/`) reuse the by-id body file.
+`pokemon/<id>/encounters` is matched without a trailing slash, as the
+`location_area_encounters` field links it. Only the ids present in the source
+subset are stubbed:
+
+{chr(10).join(id_lines)}
+
+List `results` name every resource, including ones without a stub.
+{left}
+## Transformation
+
+Bodies are what pokeapi.co sends: compact JSON, raw UTF-8, key order of the
+source, no trailing newline. Root-relative links were made absolute with
+PokeAPI's deploy regex `(")(/(api|schema)/v2)` -> `"https://pokeapi.co/...`,
+so `/api/v2/pokemon/1/` became `https://pokeapi.co/api/v2/pokemon/1/`.
+Content-Type is `application/json; charset=utf-8`.
+
+## Pagination
+
+List bodies follow pokeapi.co's deploy function: `count` is the total,
+`results` is a slice, `next`/`previous` are absolute
+`https://pokeapi.co/api/v2/<endpoint>/?offset=O&limit=L` links (offset first),
+the `next` limit is clipped to what remains, and `next` is null on the last
+page, `previous` null at offset 0.
+
+- `mappings/<endpoint>/list/offset-N.json`: one page of 20 per offset N = 0,
+  20, 40, ... Matched on `urlPath` `/api/v2/<endpoint>/` with query
+  `offset` equal to N (for N = 0: `offset` absent or `0`) and `limit` absent
+  or `20`. So `/api/v2/pokemon/`, `?offset=0`, `?limit=20` and
+  `?offset=0&limit=20` all return page 0.
+- `mappings/<endpoint>/list/offset-N-limit-L.json`: the last page as a client
+  reaches it by following `next`, whose limit is clipped to what remains
+  (pokemon: `?offset=1340&limit=11`). Matched on `offset` = N and `limit` = L
+  exactly; its `previous` is computed from that limit, as pokeapi.co does
+  (`?offset=1329&limit=11`).
+- `mappings/<endpoint>/list/all.json`: the whole list for `limit=<count>`
+  (what pokebase requests, e.g. `?limit=1351`), `offset` absent or `0`;
+  `next` and `previous` are null.
+
+Other offsets or limits (e.g. `?offset=10&limit=20`) have no stub.
+"""
+
+
+# --------------------------------------------------------------------------
+# Output
+
+
+def write_tree(tree: Tree, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("mappings", "__files"):
+        target = out / sub
+        if target.is_symlink() or target.is_file():
+            target.unlink()
+        elif target.exists():
+            shutil.rmtree(target)
+    for rel in sorted(tree.files):
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as fh:
+            fh.write(tree.files[rel].data)
+
+
+def du_apparent(path: Path) -> int:
+    """Like `du -sb`: apparent sizes of all files and directories."""
+    total = path.lstat().st_size
+    seen: set[tuple[int, int]] = set()
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
+            st = os.lstat(os.path.join(root, name))
+            key = (st.st_dev, st.st_ino)
+            if key in seen:
+                continue
+            seen.add(key)
+            total += st.st_size
+    return total
+
+
+def print_summary(tree: Tree, out: Path, left_out: list[str]) -> int:
+    # per group: mapping files, mapping bytes, body files, body bytes, all files, all bytes
+    groups: dict[str, list[int]] = {}
+    for f in tree.files.values():
+        g = groups.setdefault(f.group, [0] * 6)
+        if f.kind == "mapping":
+            g[0] += 1
+            g[1] += len(f.data)
+        elif f.kind == "body":
+            g[2] += 1
+            g[3] += len(f.data)
+        g[4] += 1
+        g[5] += len(f.data)
+    header = (f"{'group':<26}{'mappings':>9}{'mapping B':>12}{'bodies':>8}{'body B':>13}"
+              f"{'files':>7}{'total B':>13}")
+    print(header)
+    print("-" * len(header))
+    tot = [0] * 6
+    for name in sorted(groups):
+        g = groups[name]
+        tot = [a + b for a, b in zip(tot, g)]
+        print(f"{name:<26}{g[0]:>9}{g[1]:>12,}{g[2]:>8}{g[3]:>13,}{g[4]:>7}{g[5]:>13,}")
+    print("-" * len(header))
+    print(f"{'total':<26}{tot[0]:>9}{tot[1]:>12,}{tot[2]:>8}{tot[3]:>13,}{tot[4]:>7}{tot[5]:>13,}")
+    du = du_apparent(out)
+    print(f"du -sb {out}: {du:,} bytes (files + directories; budget {BUDGET_BYTES:,})")
+    if left_out:
+        print("left out to stay within budget: " + ", ".join(left_out))
+    else:
+        print("evolution-chain and pokemon encounters included (within budget)")
+    return du
+
+
+def build(source: Path) -> tuple[Tree, list[str], list[str]]:
+    tree = Tree()
+    add_root(tree, source)
+    for ep in NAMED_ENDPOINTS:
+        add_resources(tree, source, ep, by_name=True)
+        add_lists(tree, source, ep)
+
+    included: list[str] = []
+    left_out: list[str] = []
+    # Reserve room for README.md and LICENSE (small) when checking the budget.
+    docs_reserve = 16_384
+    for group, adder in (
+        (EVOLUTION_CHAIN, lambda: add_resources(tree, source, EVOLUTION_CHAIN, by_name=False)),
+        (ENCOUNTERS_GROUP, lambda: add_encounters(tree, source)),
+    ):
+        adder()
+        if tree.estimated_size() + docs_reserve > BUDGET_BYTES:
+            remove_group(tree, group)
+            left_out.append(group)
+        else:
+            included.append(group)
+
+    lic = (source / "LICENSE.txt").read_bytes()
+    tree.add("LICENSE-pokeapi-data.txt", lic, "docs", "doc")
+    tree.add("README.md", readme_text(tree, source, included, left_out).encode("utf-8"), "docs", "doc")
+    return tree, included, left_out
+
+
+def main(argv: list[str] | None = None) -> int:
+    repo_root = Path(__file__).resolve().parent.parent
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--source", type=Path, default=repo_root.parent / "shared" / "pokeapi",
+                    help="PokeAPI data directory (default: ../shared/pokeapi next to the repo)")
+    ap.add_argument("--out", type=Path, default=repo_root / "stubs",
+                    help="output directory (default: stubs/ in the repo)")
+    ap.add_argument("--quiet", action="store_true", help="do not print the summary")
+    args = ap.parse_args(argv)
+
+    try:
+        tree, _included, left_out = build(args.source)
+        write_tree(tree, args.out)
+    except (GenerationError, OSError, ValueError, KeyError) as e:
+        print(f"generate-stubs: error: {e}", file=sys.stderr)
+        return 1
+
+    if args.quiet:
+        du = du_apparent(args.out)
+    else:
+        du = print_summary(tree, args.out, left_out)
+    if du > BUDGET_BYTES:
+        print(f"generate-stubs: error: {args.out} is {du:,} bytes, over the {BUDGET_BYTES:,} budget",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
