@@ -160,12 +160,25 @@ def make_mapping(url: str, request: dict, body_file: str) -> dict:
     }
 
 
-def add_mapping(tree: Tree, rel: str, mapping: dict, group: str) -> None:
-    name = mapping["name"]
-    if mapping["id"] in tree.stub_ids:
-        raise GenerationError(f"duplicate stub {name!r} ({rel} and {tree.stub_ids[mapping['id']]})")
-    tree.stub_ids[mapping["id"]] = rel
-    tree.add("mappings/" + rel, mapping_bytes(mapping), group, "mapping")
+def add_mapping(tree: Tree, rel: str, mapping: dict | list[dict], group: str) -> None:
+    """One mapping per file, or several in WireMock's {"mappings": [...]} form (the same resource with and
+    without its trailing slash, which pokeapi.co both answers)."""
+    mappings = mapping if isinstance(mapping, list) else [mapping]
+    for item in mappings:
+        name = item["name"]
+        if item["id"] in tree.stub_ids:
+            raise GenerationError(f"duplicate stub {name!r} ({rel} and {tree.stub_ids[item['id']]})")
+        tree.stub_ids[item["id"]] = rel
+    content = mappings[0] if len(mappings) == 1 else {"mappings": mappings}
+    tree.add("mappings/" + rel, mapping_bytes(content), group, "mapping")
+
+
+def both_forms(url: str, request: dict, body_file: str) -> list[dict]:
+    """The mapping for `url` and for the same path without (or with) its trailing slash: pokeapi.co
+    answers both forms of a resource path with the same body."""
+    twin = url[:-1] if url.endswith("/") else url + "/"
+    twin_request = {**request, "urlPath": twin}
+    return [make_mapping(url, request, body_file), make_mapping(twin, twin_request, body_file)]
 
 
 def remove_group(tree: Tree, group: str) -> None:
@@ -195,7 +208,7 @@ def add_root(tree: Tree, source: Path) -> None:
     url = "/api/v2/"
     obj = load_source_json(source / "api" / "v2" / "index.json")
     tree.add("__files/root.json", body_bytes(obj, "root index"), "root", "body")
-    add_mapping(tree, "root.json", make_mapping(url, {"urlPath": url}, "root.json"), "root")
+    add_mapping(tree, "root.json", both_forms(url, {"urlPath": url}, "root.json"), "root")
 
 
 def add_resources(tree: Tree, source: Path, endpoint: str, by_name: bool) -> None:
@@ -209,7 +222,7 @@ def add_resources(tree: Tree, source: Path, endpoint: str, by_name: bool) -> Non
         body_file = f"{endpoint}/{rid}.json"
         tree.add("__files/" + body_file, body_bytes(obj, where), endpoint, "body")
         url = f"/api/v2/{endpoint}/{rid}/"
-        add_mapping(tree, f"{endpoint}/{rid}.json", make_mapping(url, {"urlPath": url}, body_file), endpoint)
+        add_mapping(tree, f"{endpoint}/{rid}.json", both_forms(url, {"urlPath": url}, body_file), endpoint)
         id_files.add(str(rid))
         if by_name:
             name = obj.get("name")
@@ -225,24 +238,26 @@ def add_resources(tree: Tree, source: Path, endpoint: str, by_name: bool) -> Non
         add_mapping(
             tree,
             f"{endpoint}/{name}.json",
-            make_mapping(url, {"urlPath": url}, f"{endpoint}/{rid}.json"),
+            both_forms(url, {"urlPath": url}, f"{endpoint}/{rid}.json"),
             endpoint,
         )
 
 
-def page_link(endpoint: str, offset: int, limit: int) -> str:
-    return f"{BASE_URL}/api/v2/{endpoint}/?offset={offset}&limit={limit}"
+def page_link(endpoint: str, offset: int, limit: int, slash: bool = True) -> str:
+    path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
+    return f"{BASE_URL}{path}?offset={offset}&limit={limit}"
 
 
-def paginate(all_results: list, count: int, endpoint: str, offset: int, limit: int) -> dict:
-    """pokeapi.co's deploy function, for a request path /api/v2/<endpoint>/."""
+def paginate(all_results: list, count: int, endpoint: str, offset: int, limit: int, slash: bool = True) -> dict:
+    """pokeapi.co's deploy function, for a request path /api/v2/<endpoint>/ (or without the slash: the links
+    keep the request path as it was sent)."""
     end = offset + limit
-    nxt = None if end >= count else page_link(endpoint, end, min(limit, count - end))
+    nxt = None if end >= count else page_link(endpoint, end, min(limit, count - end), slash)
     if offset == 0:
         prev = None
     else:
         prev_offset = max(offset - limit, 0)
-        prev = page_link(endpoint, prev_offset, offset - prev_offset)
+        prev = page_link(endpoint, prev_offset, offset - prev_offset, slash)
     return {
         "count": count,
         "next": nxt,
@@ -262,22 +277,28 @@ def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
     count, results = src["count"], src["results"]
     if count != len(results) or src["next"] is not None or src["previous"] is not None:
         raise GenerationError(f"{where}: source list is not the complete list")
-    path = f"/api/v2/{endpoint}/"
     group = endpoint + " (lists)"
 
+    def add_page(rel: str, offset: int, limit: int, query: dict) -> None:
+        """One page for /api/v2/<endpoint>/ and one for /api/v2/<endpoint> (no slash), each with its own
+        body: pokeapi.co writes next/previous with the request path as it was sent."""
+        mappings = []
+        for slash in (True, False):
+            path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
+            folder = "list" if slash else "list-noslash"
+            body_file = f"{endpoint}/{folder}/offset-{offset}-limit-{limit}.json"
+            body = paginate(results, count, endpoint, offset, limit, slash)
+            tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
+            url = f"{path}?offset={offset}&limit={limit}"
+            mappings.append(make_mapping(url, {"urlPath": path, "queryParameters": query}, body_file))
+        add_mapping(tree, rel, mappings, group)
+
     for offset in range(0, max(count, 1), PAGE_SIZE):
-        body_file = f"{endpoint}/list/offset-{offset}-limit-{PAGE_SIZE}.json"
-        body = paginate(results, count, endpoint, offset, PAGE_SIZE)
-        tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
-        url = f"{path}?offset={offset}&limit={PAGE_SIZE}"
-        request = {
-            "urlPath": path,
-            "queryParameters": {
-                "offset": OFFSET_ZERO if offset == 0 else {"equalTo": str(offset)},
-                "limit": {"or": [{"absent": True}, {"equalTo": str(PAGE_SIZE)}]},
-            },
+        query = {
+            "offset": OFFSET_ZERO if offset == 0 else {"equalTo": str(offset)},
+            "limit": {"or": [{"absent": True}, {"equalTo": str(PAGE_SIZE)}]},
         }
-        add_mapping(tree, f"{endpoint}/list/offset-{offset}.json", make_mapping(url, request, body_file), group)
+        add_page(f"{endpoint}/list/offset-{offset}.json", offset, PAGE_SIZE, query)
 
     # Following `next` from the second-to-last page asks for the clipped
     # limit (pokemon: ?offset=1340&limit=11), which the limit-20 page above
@@ -286,30 +307,14 @@ def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
     last = ((count - 1) // PAGE_SIZE) * PAGE_SIZE if count > 0 else 0
     tail = count - last
     if last > 0 and tail != PAGE_SIZE:
-        body_file = f"{endpoint}/list/offset-{last}-limit-{tail}.json"
-        body = paginate(results, count, endpoint, last, tail)
-        tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
-        url = f"{path}?offset={last}&limit={tail}"
-        request = {
-            "urlPath": path,
-            "queryParameters": {"offset": {"equalTo": str(last)}, "limit": {"equalTo": str(tail)}},
-        }
-        add_mapping(
-            tree, f"{endpoint}/list/offset-{last}-limit-{tail}.json", make_mapping(url, request, body_file), group
-        )
+        query = {"offset": {"equalTo": str(last)}, "limit": {"equalTo": str(tail)}}
+        add_page(f"{endpoint}/list/offset-{last}-limit-{tail}.json", last, tail, query)
 
     # The whole list in one page (pokebase asks for ?limit=<count>). When
     # count == PAGE_SIZE the offset-0 page already answers that request.
     if count != PAGE_SIZE:
-        body_file = f"{endpoint}/list/offset-0-limit-{count}.json"
-        body = paginate(results, count, endpoint, 0, count)
-        tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
-        url = f"{path}?offset=0&limit={count}"
-        request = {
-            "urlPath": path,
-            "queryParameters": {"offset": OFFSET_ZERO, "limit": {"equalTo": str(count)}},
-        }
-        add_mapping(tree, f"{endpoint}/list/all.json", make_mapping(url, request, body_file), group)
+        query = {"offset": OFFSET_ZERO, "limit": {"equalTo": str(count)}}
+        add_page(f"{endpoint}/list/all.json", 0, count, query)
 
 
 def add_encounters(tree: Tree, source: Path) -> None:
@@ -325,7 +330,7 @@ def add_encounters(tree: Tree, source: Path) -> None:
         body_file = f"pokemon/encounters/{rid}.json"
         tree.add("__files/" + body_file, body_bytes(obj, where), group, "body")
         url = f"/api/v2/pokemon/{rid}/encounters"  # no trailing slash, as linked
-        add_mapping(tree, f"pokemon/encounters/{rid}.json", make_mapping(url, {"urlPath": url}, body_file), group)
+        add_mapping(tree, f"pokemon/encounters/{rid}.json", both_forms(url, {"urlPath": url}, body_file), group)
 
 
 # --------------------------------------------------------------------------
@@ -405,20 +410,24 @@ or copyrights of their owners.
 
 ## Contents
 
-`mappings/` holds one stub mapping per file, `__files/` the response bodies
-(referenced by `bodyFileName`). Every mapping has a stable `id`:
+`mappings/` holds one file per resource or page, `__files/` the response
+bodies (referenced by `bodyFileName`). pokeapi.co answers every path with and
+without its trailing slash, so each file holds two mappings in WireMock's
+`{{"mappings": [...]}}` form: `/api/v2/pokemon/1/` and `/api/v2/pokemon/1`.
+List pages without the slash have their own bodies (`list-noslash/`), because
+pokeapi.co writes `next`/`previous` with the request path as it was sent. Every mapping has a stable `id`:
 `uuid5(6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10, "GET " + path-and-query)`.
 
 - `GET /api/v2/` (root index): `mappings/root.json`.
-- Single resources, paths with a trailing slash as in the real API:
+- Single resources (counts below are per path form):
 
 | endpoint | bodies | resource mappings | list mappings |
 | --- | ---: | ---: | ---: |
 {chr(10).join(rows)}
 
 By-name mappings (`/api/v2/pokemon/bulbasaur/`) reuse the by-id body file.
-`pokemon/<id>/encounters` is matched without a trailing slash, as the
-`location_area_encounters` field links it. Only the ids present in the source
+`pokemon/<id>/encounters` is linked without a trailing slash by the
+`location_area_encounters` field; pokebase asks for it with one; both match. Only the ids present in the source
 subset are stubbed:
 
 {chr(10).join(id_lines)}
