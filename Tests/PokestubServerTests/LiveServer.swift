@@ -1,0 +1,118 @@
+import Foundation
+import PokestubCore
+import PokestubServer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A pokestub engine and server on 127.0.0.1 with a port the system picked, for tests over real sockets.
+final class LiveServer: Sendable {
+    let engine: StubEngine
+    let server: HTTPServer
+    let stubRoot: String?
+
+    /// Starts a server.
+    ///
+    /// - Parameters:
+    ///   - stubRoot: A stub folder to load, or `nil` for runtime stubs only.
+    ///   - journalCapacity: The journal size.
+    ///   - threads: Server threads.
+    init(stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil) throws {
+        self.stubRoot = stubRoot
+        let store = StubStore(root: stubRoot)
+        let report = store.reload()
+        #expect(report.problems.isEmpty, "stub problems: \(report.problems)")
+        engine = StubEngine(store: store, journalCapacity: journalCapacity)
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads), handler: engine)
+        try server.start()
+        engine.info.baseURL = server.baseURL
+    }
+
+    /// Runs `body` with a started server and always stops it.
+    static func with<T>(
+        stubRoot: String? = nil, journalCapacity: Int = 10_000, threads: Int? = nil,
+        _ body: (LiveServer) async throws -> T
+    ) async throws -> T {
+        let live = try LiveServer(stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads)
+        defer { live.server.stop(gracePeriod: .seconds(2)) }
+        return try await body(live)
+    }
+
+    var baseURL: String { server.baseURL }
+
+    /// Sends a request; the path is used exactly as written (already percent-encoded).
+    func send(
+        _ method: String = "GET", _ path: String, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> Response {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let (data, response) = try await LiveServer.session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return Response(status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
+    }
+
+    /// Sends an admin request with a JSON body and parses the JSON answer.
+    func admin(_ method: String, _ path: String, json: String? = nil) async throws -> (Int, JSONValue) {
+        let response = try await send(method, "/__admin" + path, body: json.map { Data($0.utf8) })
+        let value = response.body.isEmpty ? JSONValue.null : try JSONValue.parse(response.body)
+        return (response.status, value)
+    }
+
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+
+        func json() throws -> JSONValue { try JSONValue.parse(body) }
+    }
+
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 20
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+}
+
+/// Paths of the repository, found from this file.
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static var stubs: String { root.appendingPathComponent("stubs").path }
+}
+
+/// A stub folder in the temporary directory, removed when the test is done with it.
+final class TemporaryStubRoot: Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("pokestub-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/mappings", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path + "/__files", withIntermediateDirectories: true)
+    }
+
+    /// Writes a file under the root (`mappings/a.json`), creating folders.
+    func write(_ relative: String, _ text: String) throws {
+        try write(relative, Data(text.utf8))
+    }
+
+    func write(_ relative: String, _ data: Data) throws {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

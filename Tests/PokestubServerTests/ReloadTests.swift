@@ -1,0 +1,53 @@
+import Foundation
+import PokestubCore
+import Testing
+
+@Suite("Reloading the stub folder")
+struct ReloadTests {
+    private static func mapping(_ path: String, _ body: String) -> String {
+        #"{"request": {"method": "GET", "urlPath": "\#(path)"}, "response": {"status": 200, "body": "\#(body)"}}"#
+    }
+
+    @Test("a broken file keeps the previous stubs serving and health names its path and line")
+    func brokenFileKeepsPreviousStubs() async throws {
+        let root = try TemporaryStubRoot()
+        try root.write("mappings/a.json", Self.mapping("/a", "first"))
+        try await LiveServer.with(stubRoot: root.path) { server in
+            #expect(try await server.send("GET", "/a").text == "first")
+
+            try root.write("mappings/a.json", Self.mapping("/a", "second"))
+            try root.write("mappings/b.json", "{\n  \"request\": {\"urlPath\": \"/b\"},\n  \"respons\": {}\n}\n")
+            let (status, error) = try await server.admin("POST", "/mappings/reset")
+            #expect(status == 422)
+            let detail = error["errors"].flatMap { value -> String? in
+                if case .array(let items) = value { return items.first?["detail"]?.stringValue }
+                return nil
+            }
+            #expect(detail?.contains("mappings/b.json:3: ") == true)
+            #expect(detail?.contains("unsupported field \"respons\"") == true)
+            // Never a mix: /a still answers from the old set.
+            #expect(try await server.send("GET", "/a").text == "first")
+            let health = try await server.admin("GET", "/health").1
+            #expect(health["status"] == .string("degraded"))
+            #expect(health["lastReload"]?["succeeded"] == .bool(false))
+
+            try root.write("mappings/b.json", Self.mapping("/b", "bee"))
+            #expect(try await server.admin("POST", "/mappings/reset").0 == 200)
+            #expect(try await server.send("GET", "/a").text == "second")
+            #expect(try await server.send("GET", "/b").text == "bee")
+            #expect(try await server.admin("GET", "/health").1["status"] == .string("healthy"))
+        }
+    }
+
+    @Test("a body file read at load is served even after the file is deleted")
+    func bodyFilesAreReadOnce() async throws {
+        let root = try TemporaryStubRoot()
+        try root.write("__files/x.txt", "from file")
+        try root.write(
+            "mappings/x.json", #"{"request": {"urlPath": "/x"}, "response": {"status": 200, "bodyFileName": "x.txt"}}"#)
+        try await LiveServer.with(stubRoot: root.path) { server in
+            try FileManager.default.removeItem(atPath: root.path + "/__files/x.txt")
+            #expect(try await server.send("GET", "/x").text == "from file")
+        }
+    }
+}
