@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("The pokestub command line")
+struct CommandLineTests {
+    @Test("--version prints the version; --help lists the commands; every command has --help")
+    func helpAndVersion() throws {
+        let version = try PokestubProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "0.1.0\n")
+        let help = try PokestubProcess.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("pokestub serve") && help.stdout.contains("pokestub check"))
+        for command in ["serve", "check"] {
+            let commandHelp = try PokestubProcess.run([command, "--help"])
+            #expect(commandHelp.status == 0)
+            #expect(commandHelp.stdout.hasPrefix("Usage: pokestub \(command)"))
+        }
+    }
+
+    @Test("a usage error exits 64 and says what is wrong")
+    func usageErrors() throws {
+        let unknownCommand = try PokestubProcess.run(["frobnicate"])
+        #expect(unknownCommand.status == 64)
+        #expect(unknownCommand.stderr.contains("unknown command \"frobnicate\""))
+        let unknownFlag = try PokestubProcess.run(["serve", "--colour", "red"])
+        #expect(unknownFlag.status == 64)
+        #expect(unknownFlag.stderr.contains("unknown option --colour"))
+        let missingValue = try PokestubProcess.run(["serve", "--port"])
+        #expect(missingValue.status == 64)
+        #expect(try PokestubProcess.run([]).status == 64)
+    }
+
+    @Test("invalid configuration exits 78 naming the key, from a flag, the environment or config.json")
+    func configurationErrors() throws {
+        let folder = try TemporaryFolder()
+        let badPort = try PokestubProcess.run(["serve", "--port", "70000"], workingDirectory: folder.path)
+        #expect(badPort.status == 78)
+        #expect(badPort.stderr.contains("invalid configuration port (from --port)"))
+
+        let badMode = try PokestubProcess.run(
+            ["serve"], environment: ["POKESTUB_MODE": "bogus"], workingDirectory: folder.path)
+        #expect(badMode.status == 78)
+        #expect(badMode.stderr.contains("invalid configuration mode (from POKESTUB_MODE)"))
+
+        try folder.write("config.json", #"{"journal": {"maxEntries": 10}, "colour": "red"}"#)
+        let unknownKey = try PokestubProcess.run(["serve"], workingDirectory: folder.path)
+        #expect(unknownKey.status == 78)
+        #expect(unknownKey.stderr.contains("invalid configuration colour (from config.json): unknown key"))
+
+        let missingFile = try PokestubProcess.run(["serve", "--config", "/nonexistent/pokestub.json"])
+        #expect(missingFile.status == 78)
+        #expect(missingFile.stderr.contains("cannot read config file /nonexistent/pokestub.json"))
+    }
+
+    @Test("layers apply in order: defaults < config.json < POKESTUB_* < flags")
+    func precedence() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("config.json", #"{"port": 0, "stubs": "\#(Repository.stubs)", "journal": {"maxEntries": 3}}"#)
+        func maxEntries(_ arguments: [String], _ environment: [String: String]) throws -> JSONNumber {
+            let server = try PokestubProcess(
+                ["serve"] + arguments, environment: environment, workingDirectory: folder.path)
+            defer {
+                server.signal(SIGTERM)
+                server.waitForExit()
+            }
+            let base = try server.waitUntilListening()
+            let health = try fetch(base + "/__admin/health").body
+            return JSONNumber(text: health, key: "maxEntries")
+        }
+        #expect(try maxEntries([], [:]).value == 3)
+        #expect(try maxEntries([], ["POKESTUB_JOURNAL_MAX_ENTRIES": "4"]).value == 4)
+        #expect(try maxEntries(["--journal-max-entries", "5"], ["POKESTUB_JOURNAL_MAX_ENTRIES": "4"]).value == 5)
+    }
+
+    @Test("serve prints one listening line, answers from the shipped stubs, and exits 0 on SIGTERM")
+    func serveAndStop() throws {
+        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
+        let line = try server.waitForLine(startingWith: "pokestub listening on ")
+        #expect(line.contains("(1918 stubs from \(Repository.stubs), mode replay)"))
+        let base = try server.waitUntilListening()
+        let pokemon = try fetch(base + "/api/v2/pokemon/1/")
+        #expect(pokemon.status == 200)
+        #expect(pokemon.body.contains("\"name\":\"bulbasaur\""))
+        let journal = try fetch(base + "/__admin/requests").body
+        #expect(journal.contains("\"url\" : \"/api/v2/pokemon/1/\""))
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test("SIGINT also stops the server with status 0")
+    func sigint() throws {
+        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
+        _ = try server.waitUntilListening()
+        server.signal(SIGINT)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test("SIGHUP reloads; a broken file is logged as path:line and the previous stubs keep serving")
+    func sighupReload() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("stubs/mappings/a.json", #"{"request": {"urlPath": "/a"}, "response": {"body": "one"}}"#)
+        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+        defer {
+            server.signal(SIGTERM)
+            server.waitForExit()
+        }
+        let base = try server.waitUntilListening()
+        #expect(try fetch(base + "/a").body == "one")
+
+        try folder.write(
+            "stubs/mappings/a.json", "{\n  \"request\": {\"urlPath\": \"/a\"},\n  \"response\": {\"body\": 1 2}\n}")
+        server.signal(SIGHUP)
+        try server.waitForError(containing: "stubs/mappings/a.json:3: ")
+        #expect(try fetch(base + "/a").body == "one")
+
+        try folder.write("stubs/mappings/a.json", #"{"request": {"urlPath": "/a"}, "response": {"body": "two"}}"#)
+        server.signal(SIGHUP)
+        try server.waitForError(containing: "reloaded 1 stubs")
+        #expect(try fetch(base + "/a").body == "two")
+    }
+
+    @Test("serve refuses to start on broken stubs (65) and when the port is taken (69)")
+    func startFailures() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("stubs/mappings/bad.json", #"{"request": {"urlPath": 5}}"#)
+        let broken = try PokestubProcess.run(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains("stubs/mappings/bad.json:1: request.urlPath: must be a string"))
+
+        let first = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
+        defer {
+            first.signal(SIGTERM)
+            first.waitForExit()
+        }
+        let base = try first.waitUntilListening()
+        let port = String(base.split(separator: ":").last!)
+        let second = try PokestubProcess.run(["serve", "--port", port, "--stubs", Repository.stubs])
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)"))
+    }
+
+    @Test("check reports every problem as path:line: message and exits 1; a good folder exits 0")
+    func check() throws {
+        let good = try PokestubProcess.run(["check", Repository.stubs])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("1918 stubs in 959 files, no problems"))
+
+        let folder = try TemporaryFolder()
+        try folder.write("mappings/ok.json", #"{"request": {"urlPath": "/ok"}, "response": {}}"#)
+        try folder.write("mappings/syntax.json", "{\n  \"request\": {\n    \"urlPath\": \"/x\",\n  }\n}")
+        try folder.write(
+            "mappings/field.json",
+            "{\n  \"request\": {\"urlPath\": \"/y\"},\n  \"response\": {\"bodyFileName\": \"../../etc/passwd\"}\n}")
+        let bad = try PokestubProcess.run(["check", folder.path])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("\(folder.path)/mappings/syntax.json:4: invalid JSON"))
+        #expect(bad.stdout.contains("\(folder.path)/mappings/field.json:3: response.bodyFileName:"))
+        #expect(bad.stdout.contains("2 problem(s)"))
+    }
+}
+
+/// Pulls a number out of a JSON text by key, enough for health checks in CLI tests.
+struct JSONNumber {
+    var value: Int?
+
+    init(text: String, key: String) {
+        guard let data = text.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) else {
+            value = nil
+            return
+        }
+        func find(_ node: Any) -> Int? {
+            if let dictionary = node as? [String: Any] {
+                if let number = dictionary[key] as? Int { return number }
+                for child in dictionary.values { if let found = find(child) { return found } }
+            }
+            return nil
+        }
+        value = find(object)
+    }
+}

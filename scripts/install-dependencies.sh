@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pokestub needs, when they are missing. Safe to run again.
+#   scripts/install-dependencies.sh          build and serve: libmicrohttpd, libcurl, pkg-config
+#   scripts/install-dependencies.sh --test   also what the test suite uses (python3 for the fake upstream)
+set -euo pipefail
+
+packages=(libmicrohttpd-dev libcurl4-openssl-dev pkg-config)
+if [[ "${1:-}" == "--test" ]]; then
+    packages+=(python3 python3-venv ca-certificates)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "pokestub: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
