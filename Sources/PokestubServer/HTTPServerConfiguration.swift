@@ -24,7 +24,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, listenSocket: Int32? = nil, threads: Int? = nil,
         connectionLimit: Int = 1_024, idleTimeoutSeconds: Int = 60, maxBodyBytes: Int = 16 << 20,
-        maxHeaderBytes: Int = 64 << 10
+        maxHeaderBytes: Int = 32 << 10
     ) {
         self.host = host
         self.port = port

@@ -42,13 +42,19 @@ public struct HTTPRequest: Sendable, Hashable {
         self.body = body
         self.clientAddress = clientAddress
         var target = Substring(rawURL)
-        if let fragment = target.firstIndex(of: "#") { target = target[..<fragment] }
-        if let scheme = target.range(of: "://"), !target[..<scheme.lowerBound].contains("/") {
+        // Searches run on UTF-8 bytes and skip Foundation: this runs for every request.
+        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<fragment] }
+        var isAbsoluteForm = false
+        if !target.hasPrefix("/"), let scheme = target.range(of: "://"),
+            HTTPRequest.isScheme(target[..<scheme.lowerBound])
+        {
+            isAbsoluteForm = true
             let afterAuthority = target[scheme.upperBound...]
             target = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterAuthority[$0...] } ?? "/"
         }
-        if let question = target.firstIndex(of: "?") {
-            rawPath = String(target[..<question])
+        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            // An absolute form without a path (`http://host?x=1`) has the path `/` (RFC 9110 §4.2.3).
+            rawPath = question == target.startIndex && isAbsoluteForm ? "/" : String(target[..<question])
             let query = target[target.index(after: question)...]
             rawQuery = String(query)
             queryParameters = HTTPRequest.parseQuery(query)
@@ -73,6 +79,12 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The path and query, path decoded once and query kept as received: what `url` matchers compare.
     public var decodedURL: String {
         rawQuery.map { "\(path)?\($0)" } ?? path
+    }
+
+    /// Whether text is a URI scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986 §3.1).
+    static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 
     static func parseQuery(_ query: Substring) -> [(name: String, value: String)] {

@@ -8,6 +8,7 @@ public final class RequestJournal: Sendable {
     /// The most events kept.
     public let capacity: Int
     private let ring: Mutex<Ring>
+    private let ids = EventIDGenerator()
 
     private struct Ring {
         var events: [ServeEvent] = []
@@ -26,6 +27,11 @@ public final class RequestJournal: Sendable {
     public init(capacity: Int) {
         self.capacity = max(0, capacity)
         ring = Mutex(Ring())
+    }
+
+    /// A new serve event id, cheap enough to make for every request.
+    public func nextEventID() -> UUID {
+        ids.next()
     }
 
     /// Whether the journal keeps events.

@@ -12,9 +12,14 @@ import Foundation
 public final class StubIndex: Sendable {
     /// The stubs in the order added: later ones win ties of priority.
     public let stubs: [StubMapping]
+    /// The request patterns, apart from the stubs so matching touches nothing else.
+    private let patterns: [RequestPattern]
+    /// What each stub answers, with its `Matched-Stub-Id` header, built once.
+    private let responses: [HTTPResponse]
+    private let references: [ServeEvent.StubReference]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
     private let rank: [Int]
-    private let byLiteralPath: [String: [Int]]
+    private let byLiteralPath: [String: PathGroup]
     private let byPrefix: [String: [Int]]
     private let unindexed: [Int]
     private let byParent: [String: [Int]]
@@ -23,15 +28,32 @@ public final class StubIndex: Sendable {
     /// An index with no stubs.
     public static let empty = StubIndex([])
 
+    /// A stub that answers a request, with what to send.
+    public struct Match: Sendable {
+        /// The stub's id and name, for the journal.
+        public var stub: ServeEvent.StubReference
+        /// The response, with the `Matched-Stub-Id` header WireMock also sends.
+        public var response: HTTPResponse
+        /// The stub's position in ``StubIndex/stubs``.
+        public var position: Int
+    }
+
     /// Builds the index.
     public init(_ stubs: [StubMapping]) {
         self.stubs = stubs
+        patterns = stubs.map(\.request)
+        responses = stubs.map { stub in
+            var response = stub.response.httpResponse
+            response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
+            return response
+        }
+        references = stubs.map { ServeEvent.StubReference(id: $0.id, name: $0.name) }
         let order = stubs.indices.sorted { lhs, rhs in
             stubs[lhs].priority != stubs[rhs].priority ? stubs[lhs].priority < stubs[rhs].priority : lhs > rhs
         }
         var rank = [Int](repeating: 0, count: stubs.count)
         for (position, index) in order.enumerated() { rank[index] = position }
-        var byLiteralPath: [String: [Int]] = [:]
+        var literalGroups: [String: [Int]] = [:]
         var byPrefix: [String: [Int]] = [:]
         var unindexed: [Int] = []
         var byParent: [String: [Int]] = [:]
@@ -40,7 +62,7 @@ public final class StubIndex: Sendable {
             let stub = stubs[index]
             byID[stub.id] = index
             if let literal = stub.request.url?.literalPath {
-                byLiteralPath[literal, default: []].append(index)
+                literalGroups[literal, default: []].append(index)
             } else if let url = stub.request.url, !url.indexPrefix.isEmpty {
                 byPrefix[url.indexPrefix, default: []].append(index)
             } else {
@@ -53,7 +75,7 @@ public final class StubIndex: Sendable {
             }
         }
         self.rank = rank
-        self.byLiteralPath = byLiteralPath
+        byLiteralPath = literalGroups.mapValues { PathGroup($0, patterns: stubs.map(\.request)) }
         self.byPrefix = byPrefix
         self.unindexed = unindexed
         self.byParent = byParent
@@ -71,17 +93,24 @@ public final class StubIndex: Sendable {
     /// The stub that answers the request: among those that match, the lowest priority number, then the one
     /// added last. `nil` when none matches.
     public func bestMatch(for request: HTTPRequest) -> StubMapping? {
+        match(request).map { stubs[$0.position] }
+    }
+
+    /// Like ``bestMatch(for:)``, with the response ready to send: the serving hot path.
+    public func match(_ request: HTTPRequest) -> Match? {
         var best: Int?
         func consider(_ candidates: [Int]) {
             for index in candidates {
                 if let best, rank[best] < rank[index] { return }  // lists are in rank order
-                if stubs[index].request.matches(request) {
+                if patterns[index].matches(request) {
                     best = index
                     return
                 }
             }
         }
-        if let literal = byLiteralPath[request.path] { consider(literal) }
+        if let group = byLiteralPath[request.path] {
+            group.forEachCandidateList(for: request, consider)
+        }
         if !byPrefix.isEmpty {
             let path = request.path
             var position = path.startIndex
@@ -92,7 +121,7 @@ public final class StubIndex: Sendable {
             }
         }
         consider(unindexed)
-        return best.map { stubs[$0] }
+        return best.map { Match(stub: references[$0], response: responses[$0], position: $0) }
     }
 
     /// The stubs worth comparing with an unmatched request for near misses: those under the deepest folder of
@@ -107,13 +136,117 @@ public final class StubIndex: Sendable {
         }
         chosen += unindexed
         if chosen.count < 3 { chosen = Array(stubs.indices) }
-        return chosen.prefix(limit).map { stubs[$0] }
+        // A URL stub without a literal prefix is both unindexed and in the folder "": list it once.
+        var seen = Set<Int>()
+        return chosen.filter { seen.insert($0).inserted }.prefix(limit).map { stubs[$0] }
     }
 
-    /// The folder a path is in: `/a/b/c` and `/a/b/c/` give `/a/b/`; `/` gives ``.
+    /// The folder a path is in: `/a/b/c` and `/a/b/c/` give `/a/b/`; `/` is its own folder; a path without
+    /// a `/` gives ``.
     private static func folder(of path: String) -> String {
+        if path == "/" { return "/" }
         let trimmed = path.hasSuffix("/") ? path.dropLast() : Substring(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         return String(trimmed[...slash])
+    }
+}
+
+/// The stubs for one literal path. When many of them tell requests apart by one query parameter's exact
+/// value (list pages by `offset`), they are also grouped by that value, so a lookup tries only the stubs
+/// that can match instead of all of them.
+struct PathGroup: Sendable {
+    /// Every stub at the path, in rank order.
+    let all: [Int]
+    /// The query parameter the stubs are grouped by, if any.
+    let parameter: String?
+    /// Stubs that pass only for listed values, by value (rank order).
+    let byValue: [String: [Int]]
+    /// Stubs that pass when the parameter is absent (rank order).
+    let whenAbsent: [Int]
+    /// Stubs that test the parameter some other way or not at all (rank order).
+    let others: [Int]
+
+    /// Groups worth it only from this many stubs on.
+    static let minimumSize = 8
+
+    init(_ indices: [Int], patterns: [RequestPattern]) {
+        all = indices
+        var best: (name: String, count: Int)?
+        if indices.count >= PathGroup.minimumSize {
+            // The parameter that tells most stubs apart: tested with exact values by at least half of them,
+            // and with the most distinct values (`offset` tells pages apart; `limit` is 20 on all of them).
+            var values: [String: Set<String>] = [:]
+            var counts: [String: Int] = [:]
+            for index in indices {
+                for (name, pattern) in patterns[index].queryParameters {
+                    guard let discrete = PathGroup.discrete(pattern) else { continue }
+                    counts[name, default: 0] += 1
+                    values[name, default: []].formUnion(discrete.values)
+                }
+            }
+            let eligible = counts.filter { $0.value * 2 >= indices.count }.keys
+            if let top = eligible.max(by: { lhs, rhs in
+                let (left, right) = (values[lhs]?.count ?? 0, values[rhs]?.count ?? 0)
+                return left != right ? left < right : lhs > rhs
+            }), (values[top]?.count ?? 0) > 1 {
+                best = (top, values[top]?.count ?? 0)
+            }
+        }
+        guard let name = best?.name else {
+            parameter = nil
+            byValue = [:]
+            whenAbsent = []
+            others = indices
+            return
+        }
+        var byValue: [String: [Int]] = [:]
+        var whenAbsent: [Int] = []
+        var others: [Int] = []
+        for index in indices {
+            guard let pattern = patterns[index].queryParameters[name], let discrete = PathGroup.discrete(pattern) else {
+                others.append(index)
+                continue
+            }
+            for value in discrete.values { byValue[value, default: []].append(index) }
+            if discrete.absent { whenAbsent.append(index) }
+        }
+        parameter = name
+        self.byValue = byValue
+        self.whenAbsent = whenAbsent
+        self.others = others
+    }
+
+    /// Calls `consider` with each list of stubs that may match the request.
+    func forEachCandidateList(for request: HTTPRequest, _ consider: ([Int]) -> Void) {
+        guard let parameter else {
+            consider(all)
+            return
+        }
+        consider(others)
+        var present = false
+        for query in request.queryParameters where query.name == parameter {
+            present = true
+            if let candidates = byValue[query.value] { consider(candidates) }
+        }
+        if !present { consider(whenAbsent) }
+    }
+
+    /// The exact values a pattern passes, and whether it passes an absent value; `nil` when it passes
+    /// other values too.
+    static func discrete(_ pattern: StringValuePattern) -> (values: [String], absent: Bool)? {
+        switch pattern {
+        case .equalTo(let value, caseInsensitive: false): return ([value], false)
+        case .absent(true): return ([], true)
+        case .or(let alternatives):
+            var values: [String] = []
+            var absent = false
+            for alternative in alternatives {
+                guard let discrete = discrete(alternative) else { return nil }
+                values += discrete.values
+                absent = absent || discrete.absent
+            }
+            return (values, absent)
+        default: return nil
+        }
     }
 }

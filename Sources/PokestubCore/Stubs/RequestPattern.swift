@@ -35,11 +35,15 @@ public struct RequestPattern: Sendable, Hashable {
     public func matches(_ request: HTTPRequest) -> Bool {
         if let method, method != request.method { return false }
         if let url, !url.matches(request) { return false }
-        for (name, pattern) in queryParameters where !RequestPattern.anyValue(request.queryValues(name), pattern) {
-            return false
+        for (name, pattern) in queryParameters {
+            if !RequestPattern.anyValue(of: request.queryParameters, named: name, passes: pattern, exactName: true) {
+                return false
+            }
         }
-        for (name, pattern) in headers where !RequestPattern.anyValue(request.headers.values(for: name), pattern) {
-            return false
+        for (name, pattern) in headers {
+            if !RequestPattern.anyValue(of: request.headers.fields, named: name, passes: pattern, exactName: false) {
+                return false
+            }
         }
         if !bodyPatterns.isEmpty {
             let text = request.bodyText ?? ""
@@ -48,9 +52,18 @@ public struct RequestPattern: Sendable, Hashable {
         return true
     }
 
-    private static func anyValue(_ values: [String], _ pattern: StringValuePattern) -> Bool {
-        if values.isEmpty { return pattern.matches(nil) }
-        return values.contains { pattern.matches($0) }
+    /// Whether any value of the field `name` passes, or, when there is none, whether absence passes.
+    /// Walks the fields in place: this runs for every candidate stub of every request.
+    private static func anyValue(
+        of fields: [(name: String, value: String)], named name: String, passes pattern: StringValuePattern,
+        exactName: Bool
+    ) -> Bool {
+        var present = false
+        for field in fields where exactName ? field.name == name : field.name.caseInsensitiveEquals(name) {
+            present = true
+            if pattern.matches(field.value) { return true }
+        }
+        return present ? false : pattern.matches(nil)
     }
 
     /// Compares the request with every field and reports each difference: the basis of near misses.
