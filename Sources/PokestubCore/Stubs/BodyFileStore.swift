@@ -37,13 +37,12 @@ public final class BodyFileStore {
         guard resolved.hasPrefix(resolvedRoot + "/") else {
             throw StubDefinitionError("\(name.debugDescription) resolves outside __files (through a symbolic link)")
         }
-        let data: Data
+        let body: ResponseBody
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: resolved))
+            body = try ResponseBody(contentsOfFile: resolved)
         } catch {
             throw StubDefinitionError("cannot read body file __files/\(name): \(error.localizedDescription)")
         }
-        let body = ResponseBody(data)
         cache[name] = body
         return body
     }

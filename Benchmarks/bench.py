@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""pokestub benchmark: pokestub and nginx serve the same bytes on loopback; wrk drives each in turn.
+
+Prints one table of req/s, p50/p99 latency, peak RSS and start-to-first-answer, each with its ratio to nginx
+measured in the same run, then the scale runs (10 / 1,000 / 10,000 stubs), the memory with a full journal,
+and the record path against a direct libcurl fetch. Every load is bounded by wrk's duration; every process
+started here is stopped at the end. Only 127.0.0.1 is used.
+
+Run through Benchmarks/run.sh, which installs wrk and nginx-light and builds the release binary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_POKEMON_1 = REPO.parent / "shared" / "pokeapi" / "api" / "v2" / "pokemon" / "1" / "index.json"
+LIST_PATH = "/api/v2/pokemon/?offset=0&limit=20"
+BIG_PATH = "/api/v2/pokemon/1/"
+MISS_PATH = "/api/v2/pokemon/9999/"
+POST_PATH = "/api/v2/bench/post"
+POST_RESPONSE = '{"ok":true}'
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def http_status(url: str, timeout: float = 2.0) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def wait_until_answering(url: str, started: float, limit: float = 15.0) -> float:
+    """Seconds from `started` until `url` answers (any HTTP status), polling every millisecond."""
+    deadline = started + limit
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", int(url.split(":")[2].split("/")[0])), timeout=0.2) as sock:
+                path = "/" + url.split("/", 3)[3]
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+                if sock.recv(12).startswith(b"HTTP/1."):
+                    return time.monotonic() - started
+        except OSError:
+            pass
+        time.sleep(0.001)
+    raise RuntimeError(f"{url} did not answer within {limit} s")
+
+
+def peak_rss_kib(pids: list[int]) -> int:
+    """Sum of VmHWM (peak resident set) over the processes, in KiB."""
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        match = re.search(r"VmHWM:\s+(\d+) kB", status)
+        if match:
+            total += int(match.group(1))
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    except OSError:
+        return []
+    return [int(line) for line in out.split()]
+
+
+class Server:
+    def __init__(self, name: str, process: subprocess.Popen, base: str, start_seconds: float):
+        self.name, self.process, self.base, self.start_seconds = name, process, base, start_seconds
+
+    def pids(self) -> list[int]:
+        return [self.process.pid] + children(self.process.pid)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None = None) -> Server:
+    port = free_port()
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--stubs", str(stubs), "--log-level", "error",
+         *(extra or [])],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    seconds = wait_until_answering(base + probe, started)
+    return Server("pokestub", process, base, seconds)
+
+
+def start_nginx(root: Path, work: Path, probe: str) -> Server:
+    port = free_port()
+    conf = work / f"nginx-{port}.conf"
+    conf.write_text(f"""
+worker_processes 2;
+daemon off;
+pid {work}/nginx-{port}.pid;
+error_log {work}/nginx-error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  default_type application/json;
+  client_body_temp_path {work}/nginx-body;
+  proxy_temp_path {work}/nginx-proxy;
+  fastcgi_temp_path {work}/nginx-fastcgi;
+  uwsgi_temp_path {work}/nginx-uwsgi;
+  scgi_temp_path {work}/nginx-scgi;
+  server {{
+    listen 127.0.0.1:{port};
+    root {root};
+    location = /api/v2/pokemon/ {{ try_files /list.json =404; }}
+    location = /api/v2/pokemon/1/ {{ try_files /pokemon-1.json =404; }}
+    location = {MISS_PATH} {{ return 404; }}
+    error_page 404 /miss.txt;
+    location = /miss.txt {{ internal; default_type "text/plain; charset=utf-8"; }}
+    location = {POST_PATH} {{ return 200 '{POST_RESPONSE}'; }}
+  }}
+}}
+""")
+    started = time.monotonic()
+    process = subprocess.Popen(["nginx", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    seconds = wait_until_answering(base + probe, started)
+    return Server("nginx", process, base, seconds)
+
+
+def wrk(url: str, seconds: int, connections: int, script: Path | None = None) -> dict:
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
+    if script:
+        command += ["-s", str(script)]
+    out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds + 60).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def latency(label: str) -> float:
+        match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not match:
+            return float("nan")
+        value, unit = float(match.group(1)), match.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": rps, "p50": latency("50"), "p99": latency("99"), "errors": errors.group(1) if errors else ""}
+
+
+def mapping(directory: Path, name: str, body: dict) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_text(json.dumps(body))
+
+
+def prepare_stub_root(work: Path) -> Path:
+    """The shipped stubs, with pokemon 1 as the 542 KB file as stored in shared/pokeapi, and a POST stub."""
+    root = work / "stubs"
+    shutil.copytree(REPO / "stubs", root)
+    shutil.copyfile(SHARED_POKEMON_1, root / "__files" / "pokemon" / "1.json")
+    mapping(root / "mappings" / "bench", "post.json", {
+        "request": {"method": "POST", "urlPath": POST_PATH},
+        "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": POST_RESPONSE},
+    })
+    return root
+
+
+def prepare_nginx_root(work: Path, stubs: Path, miss_text: bytes) -> Path:
+    root = work / "nginx-root"
+    root.mkdir()
+    shutil.copyfile(stubs / "__files" / "pokemon" / "list" / "offset-0-limit-20.json", root / "list.json")
+    shutil.copyfile(stubs / "__files" / "pokemon" / "1.json", root / "pokemon-1.json")
+    (root / "miss.txt").write_bytes(miss_text)
+    return root
+
+
+def scale_root(work: Path, count: int) -> Path:
+    """The pokemon list page stubs plus `count` generated stubs: a third literal paths, a third path
+    templates, a third regular expressions."""
+    root = work / f"scale-{count}"
+    (root / "mappings").mkdir(parents=True)
+    shutil.copytree(REPO / "stubs" / "mappings" / "pokemon" / "list", root / "mappings" / "list")
+    shutil.copytree(REPO / "stubs" / "__files" / "pokemon" / "list", root / "__files" / "pokemon" / "list")
+    shutil.copytree(REPO / "stubs" / "__files" / "pokemon" / "list-noslash",
+                    root / "__files" / "pokemon" / "list-noslash")
+    generated = []
+    for index in range(count):
+        kind = index % 3
+        if kind == 0:
+            request = {"method": "GET", "urlPath": f"/api/v2/generated-{index}/item/"}
+        elif kind == 1:
+            request = {"method": "GET", "urlPathTemplate": f"/api/v2/template-{index}/{{id}}/"}
+        else:
+            request = {"method": "GET", "urlPathPattern": f"/api/v2/pattern-{index}/[0-9]+/"}
+        generated.append({"request": request, "response": {"status": 200, "body": f"stub {index}"}})
+    (root / "mappings" / "generated.json").write_text(json.dumps({"mappings": generated}))
+    return root
+
+
+def ratio(value: float, reference: float) -> str:
+    return f"{value / reference:.2f}x" if reference else "n/a"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=str(REPO / ".build" / "release" / "pokestub"))
+    parser.add_argument("--quick", action="store_true", help="short run for CI: 1 s per route, scale 10 and 1000")
+    parser.add_argument("--duration", type=int, help="seconds per wrk run (default 8, quick 1)")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--json", help="also write the results as JSON to this file")
+    args = parser.parse_args()
+    seconds = args.duration or (1 if args.quick else 8)
+    scales = [10, 1000] if args.quick else [10, 1000, 10000]
+    results: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
+                     "wrk": f"-t2 -c{args.connections} -d{seconds}s"}
+    servers: list[Server] = []
+    work = Path(tempfile.mkdtemp(prefix="pokestub-bench-"))
+    work.chmod(0o755)  # nginx workers run as another user and must read the files
+    try:
+        stubs = prepare_stub_root(work)
+        post_script = work / "post.lua"
+        team: list = []
+        while len(json.dumps({"team": team})) < 1990:
+            team.append({"name": f"pokemon-{len(team)}", "level": len(team), "moves": ["tackle", "growl"]})
+        post_body = json.dumps({"team": team})
+        post_script.write_text(f'wrk.method = "POST"\nwrk.body = {json.dumps(post_body)}\n'
+                               'wrk.headers["Content-Type"] = "application/json"\n')
+        routes = [("list page (1.4 KB)", LIST_PATH, None), ("pokemon/1 (542 KB)", BIG_PATH, None),
+                  ("miss (404 + near misses)", MISS_PATH, None), (f"POST {len(post_body)} B JSON", POST_PATH,
+                                                                  post_script)]
+
+        pokestub = start_pokestub(args.binary, stubs, BIG_PATH)
+        servers.append(pokestub)
+        miss_text = urllib_body(pokestub.base + MISS_PATH)
+        nginx = start_nginx(prepare_nginx_root(work, stubs, miss_text), work, BIG_PATH)
+        servers.append(nginx)
+        check_same_bytes(pokestub.base, nginx.base)
+
+        rows = []
+        for label, path, script in routes:
+            reference = wrk(nginx.base + path, seconds, args.connections, script)
+            measured = wrk(pokestub.base + path, seconds, args.connections, script)
+            rows.append((label, measured, reference))
+        fill_journal(pokestub.base)
+        journal_full_rss = peak_rss_kib(pokestub.pids())
+        results["routes"] = [{"route": label, "pokestub": m, "nginx": r} for label, m, r in rows]
+        results["peak_rss_kib"] = {"pokestub_full_journal": journal_full_rss, "nginx": peak_rss_kib(nginx.pids())}
+        results["start_seconds"] = {"pokestub": pokestub.start_seconds, "nginx": nginx.start_seconds}
+        pokestub.stop()
+        servers.remove(pokestub)
+
+        quiet = start_pokestub(args.binary, stubs, BIG_PATH, ["--journal-max-entries", "0"])
+        servers.append(quiet)
+        journal_off = []
+        for label, path, script in routes:
+            journal_off.append((label, wrk(quiet.base + path, seconds, args.connections, script)))
+        quiet.stop()
+        servers.remove(quiet)
+        results["journal_off"] = [{"route": label, "pokestub": m} for label, m in journal_off]
+
+        print(f"\npokestub benchmark, {results['date']}, {results['machine']}, wrk {results['wrk']}")
+        print("ratios are pokestub / nginx from this run (req/s: higher is better; latency, RSS, start: lower)\n")
+        print(f"| route | pokestub req/s | nginx req/s | ratio | p50 ms (ratio) | p99 ms (ratio) | journal off req/s (ratio) |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for (label, measured, reference), (_, off) in zip(rows, journal_off):
+            print(f"| {label} | {measured['rps']:,.0f} | {reference['rps']:,.0f} | "
+                  f"{ratio(measured['rps'], reference['rps'])} | {measured['p50']:.2f} ({ratio(measured['p50'], reference['p50'])}) | "
+                  f"{measured['p99']:.2f} ({ratio(measured['p99'], reference['p99'])}) | "
+                  f"{off['rps']:,.0f} ({ratio(off['rps'], reference['rps'])}) |")
+            for name, result in (("pokestub", measured), ("nginx", reference), ("pokestub, journal off", off)):
+                if result["errors"]:
+                    print(f"|   {name} socket errors: {result['errors']} | | | | | | |")
+        nginx_rss = results["peak_rss_kib"]["nginx"]
+        print(f"\npeak RSS, shipped stubs + full 10,000-entry journal: pokestub {journal_full_rss / 1024:.1f} MiB; "
+              f"nginx (master + workers) {nginx_rss / 1024:.1f} MiB ({ratio(journal_full_rss, nginx_rss)})")
+        print(f"start to first answer: pokestub {pokestub.start_seconds * 1000:.1f} ms (1918 shipped stubs, "
+              f"20 MB of bodies); nginx {nginx.start_seconds * 1000:.1f} ms "
+              f"({ratio(pokestub.start_seconds, nginx.start_seconds)})")
+
+        print("\n| stubs | start to first answer ms | list req/s | ratio to 10 stubs |")
+        print("| ---: | ---: | ---: | ---: |")
+        baseline = None
+        results["scale"] = []
+        for count in scales:
+            server = start_pokestub(args.binary, scale_root(work, count), LIST_PATH)
+            servers.append(server)
+            measured = wrk(server.base + LIST_PATH, seconds, args.connections)
+            baseline = baseline or measured["rps"]
+            print(f"| {count:,} | {server.start_seconds * 1000:.1f} | {measured['rps']:,.0f} | "
+                  f"{ratio(measured['rps'], baseline)} |")
+            results["scale"].append({"stubs": count, "start_seconds": server.start_seconds, "rps": measured["rps"]})
+            server.stop()
+            servers.remove(server)
+
+        record = record_overhead(args.binary, nginx.base, work, 50 if args.quick else 300)
+        results["record"] = record
+        if record:
+            print(f"\nrecord path: {record['requests']} sequential GETs of {BIG_PATH} through `pokestub --mode record` "
+                  f"{record['through_ms']:.0f} ms, direct libcurl (curl, one reused connection) {record['direct_ms']:.0f} ms "
+                  f"({ratio(record['through_ms'], record['direct_ms'])})")
+        else:
+            print("\nrecord path: skipped (this build has no record mode)")
+    finally:
+        for server in servers:
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    return 0
+
+
+def urllib_body(url: str) -> bytes:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read()
+    except urllib.error.HTTPError as error:
+        return error.read()
+
+
+def check_same_bytes(pokestub: str, nginx: str) -> None:
+    for path in (LIST_PATH, BIG_PATH, MISS_PATH):
+        mine, theirs = urllib_body(pokestub + path), urllib_body(nginx + path)
+        if mine != theirs:
+            raise SystemExit(f"pokestub and nginx do not serve the same bytes for {path}: "
+                             f"{len(mine)} B {mine[:80]!r} against {len(theirs)} B {theirs[:80]!r}")
+
+
+def fill_journal(base: str) -> None:
+    """Sends requests until the journal holds its 10,000 entries (wrk has usually filled it already)."""
+    for _ in range(3):
+        with urllib.request.urlopen(base + "/__admin/health", timeout=5) as response:
+            health = json.load(response)
+        if health["journal"]["entries"] >= health["journal"]["maxEntries"]:
+            return
+        subprocess.run(["wrk", "-t1", "-c8", "-d1s", base + LIST_PATH], capture_output=True, timeout=60)
+
+
+def record_overhead(binary: str, upstream: str, work: Path, count: int) -> dict | None:
+    """`count` sequential GETs through pokestub in record mode (every request goes upstream and is written)
+    against the same GETs straight to the upstream, both with curl reusing one connection."""
+    root = work / "record-stubs"
+    (root / "mappings").mkdir(parents=True)
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "serve", "--port", str(port), "--stubs", str(root), "--mode", "record", "--upstream", upstream,
+         "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = Server("pokestub-record", process, f"http://127.0.0.1:{port}", 0)
+    try:
+        try:
+            wait_until_answering(server.base + "/__admin/health", time.monotonic(), 10)
+        except RuntimeError:
+            return None
+
+        def timed(base: str) -> float:
+            urls = [base + BIG_PATH] * count
+            started = time.monotonic()
+            subprocess.run(["curl", "-s", "-o", "/dev/null", *urls], check=True, timeout=300)
+            return (time.monotonic() - started) * 1000
+
+        timed(server.base)  # warm up: first recording, connection to the upstream
+        direct = min(timed(upstream), timed(upstream))
+        through = min(timed(server.base), timed(server.base))
+        return {"requests": count, "direct_ms": direct, "through_ms": through}
+    finally:
+        server.stop()
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {cpu}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
