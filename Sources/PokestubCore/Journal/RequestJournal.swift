@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -14,6 +15,8 @@ public final class RequestJournal: Sendable {
         var events: [ServeEvent] = []
         /// Where the oldest event is once the ring is full.
         var head = 0
+        /// Blocking waits in progress (`POST /__admin/requests/wait`), checked on every append.
+        var waiters: [UUID: Waiter] = [:]
 
         /// The events oldest first.
         var ordered: [ServeEvent] {
@@ -40,14 +43,78 @@ public final class RequestJournal: Sendable {
     /// Adds an event, dropping the oldest when full.
     public func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
-        ring.withLock { ring in
+        let satisfied: [Waiter] = ring.withLock { ring in
             if ring.events.count < capacity {
                 ring.events.append(event)
             } else {
                 ring.events[ring.head] = event
                 ring.head = (ring.head + 1) % capacity
             }
+            guard !ring.waiters.isEmpty else { return [] }
+            var done: [Waiter] = []
+            for (id, var waiter) in ring.waiters where waiter.pattern.matches(event.request) {
+                waiter.matched.append(event)
+                if waiter.matched.count >= waiter.count {
+                    ring.waiters.removeValue(forKey: id)
+                    done.append(waiter)
+                } else {
+                    ring.waiters[id] = waiter
+                }
+            }
+            return done
         }
+        for waiter in satisfied { waiter.complete(.satisfied(waiter.matched)) }
+    }
+
+    /// How a wait for requests ended.
+    public enum WaitOutcome: Sendable {
+        /// Enough matching requests arrived: these, oldest first.
+        case satisfied([ServeEvent])
+        /// The time ran out; these matching requests had arrived.
+        case timedOut([ServeEvent])
+    }
+
+    private struct Waiter {
+        var pattern: RequestPattern
+        var count: Int
+        var matched: [ServeEvent]
+        var complete: @Sendable (WaitOutcome) -> Void
+    }
+
+    /// Calls `complete` as soon as `count` requests matching `pattern` are in the journal (counting those
+    /// already there), or when `timeoutMilliseconds` pass. Holds no thread while waiting: the check runs on
+    /// each append, and a timer ends the wait.
+    ///
+    /// - Parameters:
+    ///   - pattern: Which requests count.
+    ///   - count: How many are needed (at least 1).
+    ///   - timeoutMilliseconds: The longest wait, in milliseconds.
+    ///   - complete: Called exactly once, on any thread.
+    public func wait(
+        for pattern: RequestPattern, count: Int, timeoutMilliseconds: Int,
+        complete: @escaping @Sendable (WaitOutcome) -> Void
+    ) {
+        let id = UUID()
+        let alreadyThere: [ServeEvent]? = ring.withLock { ring in
+            let matched = ring.ordered.filter { pattern.matches($0.request) }
+            if matched.count >= count || capacity == 0 { return matched }
+            ring.waiters[id] = Waiter(pattern: pattern, count: count, matched: matched, complete: complete)
+            return nil
+        }
+        if let alreadyThere {
+            complete(alreadyThere.count >= count ? .satisfied(alreadyThere) : .timedOut(alreadyThere))
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, timeoutMilliseconds))) {
+            [self] in
+            let expired = ring.withLock { $0.waiters.removeValue(forKey: id) }
+            if let expired { expired.complete(.timedOut(expired.matched)) }
+        }
+    }
+
+    /// The number of waits in progress.
+    public var waitingCount: Int {
+        ring.withLock { $0.waiters.count }
     }
 
     /// The events, oldest first.
@@ -67,7 +134,10 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        ring.withLock { $0 = Ring() }
+        ring.withLock { ring in
+            ring.events = []
+            ring.head = 0
+        }
     }
 
     /// Removes the events for which `shouldRemove` is true.
@@ -78,7 +148,8 @@ public final class RequestJournal: Sendable {
         ring.withLock { ring in
             let kept = ring.ordered.filter { !shouldRemove($0) }
             let removed = ring.events.count - kept.count
-            ring = Ring(events: kept, head: 0)
+            ring.events = kept
+            ring.head = 0
             return removed
         }
     }
