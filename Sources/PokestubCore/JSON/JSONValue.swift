@@ -75,18 +75,6 @@ public enum JSONValue: Sendable, Hashable {
 
 // MARK: - Parsing and serialising
 
-/// A JSON text that could not be parsed.
-public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
-    /// 1-based line of the problem, when the parser reported a position.
-    public var line: Int?
-    /// 1-based column of the problem, when the parser reported a position.
-    public var column: Int?
-    /// The parser's own message.
-    public var message: String
-
-    public var description: String { message }
-}
-
 extension JSONValue {
     /// Parses JSON text.
     ///
@@ -171,67 +159,5 @@ extension JSONValue {
     /// ``serialized(pretty:)`` as a string.
     public func serializedString(pretty: Bool = false) -> String {
         String(decoding: serialized(pretty: pretty), as: UTF8.self)
-    }
-}
-
-extension JSONSyntaxError {
-    /// Builds the error from Foundation's, turning its "around character N" into a line and column.
-    init(data: Data, error: any Error) {
-        let nsError = error as NSError
-        let detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
-        var line: Int?
-        var column: Int?
-        if let range = detail.range(of: "character "),
-            let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-        {
-            (line, column) = TextPosition.lineAndColumn(ofByteOffset: offset, in: data)
-        } else if let range = detail.range(of: "line "),
-            let parsedLine = Int(detail[range.upperBound...].prefix { $0.isNumber })
-        {
-            line = parsedLine
-        }
-        self.init(line: line, column: column, message: "invalid JSON: \(detail)")
-    }
-}
-
-/// Turns offsets in a text into 1-based lines and columns, and finds where a key is written.
-enum TextPosition {
-    /// The 1-based line and column of a byte (or character) offset.
-    static func lineAndColumn(ofByteOffset offset: Int, in data: Data) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        for (index, byte) in data.enumerated() {
-            if index >= offset { break }
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-        }
-        return (line, column)
-    }
-
-    /// The 1-based line on which `"key"` is first written in a JSON text, or `nil`.
-    ///
-    /// Foundation's parser does not report positions of valid values, so errors about a field point at the
-    /// first place the field's name appears: right for the usual one-mapping file.
-    static func line(ofKey key: String, in data: Data, after startLine: Int = 1) -> Int? {
-        let needle = Array("\"\(key)\"".utf8)
-        guard !needle.isEmpty else { return nil }
-        let bytes = [UInt8](data)
-        var line = 1
-        var index = 0
-        while index + needle.count <= bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-            } else if line >= startLine, bytes[index] == needle[0],
-                Array(bytes[index..<index + needle.count]) == needle
-            {
-                return line
-            }
-            index += 1
-        }
-        return nil
     }
 }

@@ -41,7 +41,8 @@ public final class StubIndex: Sendable {
     /// Builds the index.
     public init(_ stubs: [StubMapping]) {
         self.stubs = stubs
-        patterns = stubs.map(\.request)
+        let patterns = stubs.map(\.request)
+        self.patterns = patterns
         responses = stubs.map { stub in
             var response = stub.response.httpResponse
             response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
@@ -75,7 +76,8 @@ public final class StubIndex: Sendable {
             }
         }
         self.rank = rank
-        byLiteralPath = literalGroups.mapValues { PathGroup($0, patterns: stubs.map(\.request)) }
+        // One list of patterns for every group: mapping the stubs again per group made building quadratic.
+        byLiteralPath = literalGroups.mapValues { PathGroup($0, patterns: patterns) }
         self.byPrefix = byPrefix
         self.unindexed = unindexed
         self.byParent = byParent
@@ -135,10 +137,11 @@ public final class StubIndex: Sendable {
             folder = StubIndex.folder(of: folder)
         }
         chosen += unindexed
-        if chosen.count < 3 { chosen = Array(stubs.indices) }
         // A URL stub without a literal prefix is both unindexed and in the folder "": list it once.
         var seen = Set<Int>()
-        return chosen.filter { seen.insert($0).inserted }.prefix(limit).map { stubs[$0] }
+        chosen = chosen.filter { seen.insert($0).inserted }
+        if chosen.count < 3 { chosen = Array(stubs.indices) }
+        return chosen.prefix(limit).map { stubs[$0] }
     }
 
     /// The folder a path is in: `/a/b/c` and `/a/b/c/` give `/a/b/`; `/` is its own folder; a path without

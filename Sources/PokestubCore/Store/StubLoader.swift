@@ -70,14 +70,16 @@ public struct StubLoader: Sendable {
             return .failure(StubLoadProblem(path: displayPath, line: error.line, message: error.message))
         }
         var items = [json]
+        var isList = false
         if case .object(let members) = json, let list = members["mappings"] {
             guard case .array(let mappings) = list, members.count <= 2 else {
                 return .failure(
                     StubLoadProblem(
-                        path: displayPath, line: TextPosition.line(ofKey: "mappings", in: data),
+                        path: displayPath, line: TextPosition.line(ofKeyPath: ["mappings"], in: data),
                         message: "\"mappings\" must be an array of stub mappings"))
             }
             items = mappings
+            isList = true
         }
         var stubs: [StubMapping] = []
         for (position, item) in items.enumerated() {
@@ -88,17 +90,15 @@ public struct StubLoader: Sendable {
                         json: item, defaultID: StubMapping.derivedID(from: idSource), source: .file(source),
                         bodyFiles: bodyFiles))
             } catch {
-                let line = error.keyPath.last.flatMap { TextPosition.line(ofKey: StubLoader.bareKey($0), in: data) }
+                // The line where the faulty field is written, found along its key path (a name such as
+                // "status" may appear earlier in the file, in another mapping or as a value).
+                let keyPath = (isList ? ["mappings", String(position)] : []) + error.keyPath
+                let line = TextPosition.line(ofKeyPath: keyPath, in: data)
                 let prefix = items.count == 1 ? "" : "mappings[\(position)]: "
                 return .failure(StubLoadProblem(path: displayPath, line: line, message: prefix + error.description))
             }
         }
         return .success(stubs)
-    }
-
-    /// `bodyPatterns[2]` gives `bodyPatterns`.
-    private static func bareKey(_ key: String) -> String {
-        String(key.prefix { $0 != "[" })
     }
 
     /// The `.json` files below `mappings/`, as sorted relative paths. Symbolic links that lead outside the

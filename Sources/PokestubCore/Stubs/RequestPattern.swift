@@ -67,6 +67,10 @@ public struct RequestPattern: Sendable, Hashable {
     }
 
     /// Compares the request with every field and reports each difference: the basis of near misses.
+    ///
+    /// The distance is the weighted mean of the fields' distances, with WireMock's weights: the URL 10, the
+    /// method 3, and each query parameter, header and body pattern 1. A stub whose URL is right but whose
+    /// query differs is therefore closer than one a few characters off in the path.
     public func evaluate(_ request: HTTPRequest) -> MatchResult {
         var differences: [MatchResult.Difference] = []
         var weightedDistance = 0.0
@@ -81,12 +85,12 @@ public struct RequestPattern: Sendable, Hashable {
         if let method {
             record(
                 "method", expected: method, actual: request.method, distance: method == request.method ? 0 : 1,
-                weight: 1)
+                weight: 3)
         }
         if let url {
             let field = url.field
             let actual = field.name.hasPrefix("urlPath") ? request.path : request.decodedURL
-            record(field.name, expected: field.value, actual: actual, distance: url.distance(request), weight: 2)
+            record(field.name, expected: field.value, actual: actual, distance: url.distance(request), weight: 10)
         }
         for (name, pattern) in queryParameters.sorted(by: { $0.key < $1.key }) {
             let values = request.queryValues(name)
@@ -103,12 +107,11 @@ public struct RequestPattern: Sendable, Hashable {
                 actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: distance, weight: 1)
         }
         if !bodyPatterns.isEmpty {
-            let text = request.bodyText ?? "<\(request.body.count) bytes, not UTF-8>"
+            // The same text as `matches` tests; the placeholder is only what the report shows.
+            let text = request.bodyText ?? ""
+            let shown = request.bodyText.map { String($0.prefix(200)) } ?? "<\(request.body.count) bytes, not UTF-8>"
             for pattern in bodyPatterns {
-                record(
-                    "body", expected: pattern.summary, actual: String(text.prefix(200)),
-                    distance: pattern.distance(text),
-                    weight: 1)
+                record("body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1)
             }
         }
         let distance = totalWeight == 0 ? 0 : weightedDistance / totalWeight

@@ -85,7 +85,10 @@ extension ResponseDefinition {
                 headers.add(name: "Content-Type", value: "application/json")
             }
         } else if let base64 = try object.string("base64Body") {
-            guard let data = Data(base64Encoded: base64, options: [.ignoreUnknownCharacters]) else {
+            // Line breaks and spaces are allowed (MIME-style wrapped text); any other character outside the
+            // base64 alphabet is an error rather than skipped, or "@@@@" would load as an empty body.
+            let compact = base64.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact) else {
                 throw StubDefinitionError("is not valid base64", keyPath: ["base64Body"])
             }
             body = ResponseBody(data)

@@ -88,6 +88,11 @@ public indirect enum StringValuePattern: Sendable, Hashable {
             return value.map { Levenshtein.normalizedDistance(expected, $0) } ?? 1
         case .contains(let text):
             return value.map { min(1, Levenshtein.normalizedDistance(text, $0) + 0.1) } ?? 1
+        case .or(let patterns):
+            // As close as the closest alternative: `or(absent, equalTo "20")` against "21" is nearly there.
+            return patterns.map { $0.distance(value) }.min() ?? 1
+        case .and(let patterns):
+            return patterns.isEmpty ? 1 : patterns.map { $0.distance(value) }.reduce(0, +) / Double(patterns.count)
         default:
             return 1
         }

@@ -61,12 +61,17 @@ public enum URLPattern: Sendable, Hashable {
     }
 
     /// A literal prefix every matching path starts with, cut back to a `/`: for indexing patterns.
+    ///
+    /// The prefix is of the decoded path, as requests are looked up by it: `url` and `urlPattern` stop at
+    /// the `?` (a `/` inside the query is not a folder of the path) and a template's literal text is decoded.
     var indexPrefix: String {
-        let prefix: String
+        let prefix: Substring
         switch self {
-        case .url(let value), .urlPath(let value): prefix = value
-        case .urlPattern(let regex), .urlPathPattern(let regex): prefix = regex.literalPrefix
-        case .urlPathTemplate(let template): prefix = template.literalPrefix
+        case .url(let value): prefix = value.prefix { $0 != "?" }
+        case .urlPath(let value): prefix = value[...]
+        case .urlPattern(let regex): prefix = regex.literalPrefix.prefix { $0 != "?" }
+        case .urlPathPattern(let regex): prefix = regex.literalPrefix[...]
+        case .urlPathTemplate(let template): prefix = template.literalPrefix[...]
         }
         guard let slash = prefix.lastIndex(of: "/") else { return "" }
         return String(prefix[...slash])
@@ -133,9 +138,9 @@ public struct PathTemplate: Sendable, Hashable {
         self.segments = segments
     }
 
-    /// The text before the first variable.
+    /// The text before the first variable, percent-decoded as the literal segments are.
     var literalPrefix: String {
-        String(template.prefix { $0 != "{" })
+        PercentDecoding.decode(template.prefix { $0 != "{" }, keepingEncodedSlash: true)
     }
 
     /// Whether the path fits the template.

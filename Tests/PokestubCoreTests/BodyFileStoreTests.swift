@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import PokestubCore
+
+@Suite("bodyFileName: bodies from __files")
+struct BodyFileStoreTests {
+    private static let allBytes = Data((0...255).map { UInt8($0) })
+
+    private func stubJSON(_ bodyFileName: String) -> String {
+        #"{"request": {"urlPath": "/a/"}, "response": {"bodyFileName": "\#(bodyFileName)"}}"#
+    }
+
+    @Test("serves a binary body byte for byte")
+    func binaryBody() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(Self.allBytes, to: "__files/sprites/all-bytes.bin")
+            try directory.write(stubJSON("sprites/all-bytes.bin"), to: "mappings/sprite.json")
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.problems.isEmpty)
+            let stub = try #require(result.stubs.first)
+            #expect(stub.response.body.count == 256)
+            #expect(stub.response.body.data == Self.allBytes)
+            #expect(stub.response.bodyFileName == "sprites/all-bytes.bin")
+            #expect(stub.response.httpResponse.body.data == Self.allBytes)
+        }
+    }
+
+    @Test("a file named by many stubs is read once and its bytes shared")
+    func sharedFile() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(#"{"count": 1}"#, to: "__files/shared.json")
+            for number in 1...3 {
+                try directory.write(stubJSON("shared.json"), to: "mappings/\(number).json")
+            }
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.problems.isEmpty)
+            #expect(result.stubs.count == 3)
+            let bodies = result.stubs.map(\.response.body)
+            #expect(bodies.allSatisfy { $0 === bodies[0] })
+            #expect(bodies[0].text == #"{"count": 1}"#)
+        }
+    }
+
+    @Test("the store reads a file once even when it changes on disk in between")
+    func cachedPerLoad() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("first", to: "__files/a.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            let first = try store.body(named: "a.txt")
+            try directory.write("second", to: "__files/a.txt")
+            let second = try store.body(named: "a.txt")
+            #expect(first === second)
+            #expect(second.text == "first")
+        }
+    }
+
+    @Test(
+        "names that leave __files are refused",
+        arguments: [
+            "../secret.txt", "sub/../../secret.txt", "/etc/passwd", "./a.txt", "sub//a.txt", "", "a\\..\\secret.txt",
+        ])
+    func escapingNames(name: String) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("secret", to: "secret.txt")
+            try directory.write("a", to: "__files/a.txt")
+            try directory.write("a", to: "__files/sub/a.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            #expect(throws: StubDefinitionError.self) { try store.body(named: name) }
+        }
+    }
+
+    @Test("a symbolic link pointing outside __files is refused, one inside is followed")
+    func symlinks() throws {
+        try TemporaryDirectory.with { directory in
+            let secret = try directory.write("secret", to: "outside/secret.txt")
+            try directory.write("inside", to: "__files/real/inside.txt")
+            try directory.symlink("__files/evil.txt", to: secret)
+            try directory.symlink("__files/evil-folder", to: secret.deletingLastPathComponent())
+            try directory.symlink(
+                "__files/alias.txt", to: directory.url.appendingPathComponent("__files/real/inside.txt"))
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            let fileError = #expect(throws: StubDefinitionError.self) { try store.body(named: "evil.txt") }
+            #expect(fileError?.message.contains("outside __files") == true)
+            #expect(throws: StubDefinitionError.self) { try store.body(named: "evil-folder/secret.txt") }
+            #expect(try store.body(named: "alias.txt").text == "inside")
+        }
+    }
+
+    @Test("a refused body file is a load problem naming bodyFileName")
+    func refusedInLoader() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("secret", to: "secret.txt")
+            try directory.write(stubJSON("../secret.txt"), to: "mappings/escape.json")
+            try directory.write(stubJSON("missing.json"), to: "mappings/missing.json")
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.stubs.isEmpty)
+            #expect(result.problems.count == 2)
+            #expect(result.problems.allSatisfy { $0.message.contains("response.bodyFileName") })
+            #expect(result.problems.contains { $0.message.contains("cannot read body file __files/missing.json") })
+        }
+    }
+
+    @Test("without a stub root, bodyFileName is refused")
+    func noRoot() {
+        let error = Fixtures.definitionError(stubJSON("a.json"))
+        #expect(error?.field == "response.bodyFileName")
+    }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import PokestubCore
+
+@Suite("RequestJournal")
+struct RequestJournalTests {
+    private func event(_ path: String, matched: Bool = true) -> ServeEvent {
+        ServeEvent(
+            receivedAt: Date(), request: Fixtures.request(path),
+            stub: matched ? ServeEvent.StubReference(id: UUID(), name: path) : nil,
+            responseStatus: matched ? 200 : 404, durationMilliseconds: 0.5)
+    }
+
+    private func paths(_ journal: RequestJournal) -> [String] {
+        journal.events.map(\.request.path)
+    }
+
+    @Test("a ring of capacity 3 keeps the newest 3, oldest first")
+    func ring() {
+        let journal = RequestJournal(capacity: 3)
+        #expect(journal.events.isEmpty)
+        for number in 1...2 { journal.append(event("/\(number)")) }
+        #expect(paths(journal) == ["/1", "/2"])
+        for number in 3...7 { journal.append(event("/\(number)")) }
+        #expect(paths(journal) == ["/5", "/6", "/7"])
+        #expect(journal.count == 3)
+        journal.append(event("/8"))
+        #expect(paths(journal) == ["/6", "/7", "/8"])
+    }
+
+    @Test("capacity 0 keeps nothing; a negative capacity is 0")
+    func disabled() {
+        let journal = RequestJournal(capacity: 0)
+        journal.append(event("/1"))
+        #expect(journal.count == 0)
+        #expect(journal.events.isEmpty)
+        #expect(!journal.isEnabled)
+        #expect(RequestJournal(capacity: -5).capacity == 0)
+    }
+
+    @Test("removeAll(where:) removes matching events and keeps the order of the rest")
+    func removeWhere() {
+        let journal = RequestJournal(capacity: 4)
+        for number in 1...6 { journal.append(event("/\(number)", matched: number % 2 == 0)) }
+        #expect(paths(journal) == ["/3", "/4", "/5", "/6"])
+        let removed = journal.removeAll { !$0.wasMatched }
+        #expect(removed == 2)
+        #expect(paths(journal) == ["/4", "/6"])
+        journal.append(event("/7"))
+        journal.append(event("/8"))
+        journal.append(event("/9"))
+        #expect(paths(journal) == ["/6", "/7", "/8", "/9"])
+        #expect(journal.removeAll { _ in false } == 0)
+    }
+
+    @Test("event(id:) finds a kept event and nothing once it is dropped")
+    func byID() {
+        let journal = RequestJournal(capacity: 2)
+        let first = event("/first")
+        journal.append(first)
+        #expect(journal.event(id: first.id)?.request.path == "/first")
+        #expect(journal.event(id: UUID()) == nil)
+        journal.append(event("/2"))
+        journal.append(event("/3"))
+        #expect(journal.event(id: first.id) == nil)
+    }
+
+    @Test("clear() empties the journal")
+    func clear() {
+        let journal = RequestJournal(capacity: 3)
+        for number in 1...5 { journal.append(event("/\(number)")) }
+        journal.clear()
+        #expect(journal.count == 0)
+        journal.append(event("/after"))
+        #expect(paths(journal) == ["/after"])
+    }
+
+    @Test("8 threads appending 1,000 events each leave exactly capacity events", arguments: [100, 8_000, 10_000])
+    func concurrentAppends(capacity: Int) {
+        let journal = RequestJournal(capacity: capacity)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for number in 0..<1_000 {
+                journal.append(
+                    ServeEvent(
+                        receivedAt: Date(), request: HTTPRequest(method: "GET", rawURL: "/\(thread)/\(number)"),
+                        stub: nil, responseStatus: 404, durationMilliseconds: 0))
+            }
+        }
+        #expect(journal.count == min(capacity, 8_000))
+        let events = journal.events
+        #expect(events.count == min(capacity, 8_000))
+        #expect(Set(events.map(\.id)).count == events.count)
+        // Each thread's own events stay in the order it appended them.
+        for thread in 0..<8 {
+            let numbers = events.compactMap { event -> Int? in
+                let parts = event.request.path.split(separator: "/")
+                return parts.first == Substring("\(thread)") ? Int(parts[1]) : nil
+            }
+            #expect(numbers == numbers.sorted())
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import PokestubCore
+
+@Suite("The stubs shipped in stubs/")
+struct ShippedStubsTests {
+    private static let result = StubLoader(root: Fixtures.repositoryRoot.appendingPathComponent("stubs").path).load()
+
+    private func nextOfPage(_ url: String, index: StubIndex) throws -> JSONValue? {
+        let stub = try #require(index.bestMatch(for: Fixtures.request(url)), "no stub for \(url)")
+        return try JSONValue.parse(stub.response.body.data)["next"]
+    }
+
+    @Test("load without problems and hold more than 900 stubs")
+    func loads() {
+        #expect(Self.result.problems.map(\.description) == [])
+        #expect(Self.result.stubs.count > 900)
+        #expect(Set(Self.result.stubs.map(\.id)).count == Self.result.stubs.count, "ids are unique")
+    }
+
+    @Test(
+        "list pages are found whatever the order of offset and limit",
+        arguments: [
+            ("/api/v2/pokemon/?offset=20&limit=20", "https://pokeapi.co/api/v2/pokemon/?offset=40&limit=20"),
+            ("/api/v2/pokemon/?limit=20&offset=20", "https://pokeapi.co/api/v2/pokemon/?offset=40&limit=20"),
+            ("/api/v2/pokemon/", "https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20"),
+            ("/api/v2/pokemon/?limit=20&offset=0", "https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20"),
+            ("/api/v2/pokemon/?offset=0", "https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20"),
+        ])
+    func listPages(url: String, next: String) throws {
+        let index = StubIndex(Self.result.stubs)
+        #expect(try nextOfPage(url, index: index) == .string(next))
+    }
+
+    @Test("resources are found by id and by name, and unknown ones are not")
+    func resources() throws {
+        let index = StubIndex(Self.result.stubs)
+        let byID = try #require(index.bestMatch(for: Fixtures.request("/api/v2/pokemon/25/")))
+        #expect(try JSONValue.parse(byID.response.body.data)["name"] == .string("pikachu"))
+        let byName = try #require(index.bestMatch(for: Fixtures.request("/api/v2/pokemon/pikachu/")))
+        #expect(try JSONValue.parse(byName.response.body.data)["id"] == .integer(25))
+        #expect(index.bestMatch(for: Fixtures.request("/api/v2/pokemon/99999/")) == nil)
+        #expect(index.bestMatch(for: Fixtures.request("POST", "/api/v2/pokemon/25/")) == nil)
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+
+@testable import PokestubCore
+
+@Suite("StubLoader: reading a stub tree")
+struct StubLoaderTests {
+    private static let pokemonOne = #"""
+        {
+          "name": "pokemon 1",
+          "request": {"method": "GET", "urlPath": "/api/v2/pokemon/1/"},
+          "response": {"status": 200, "jsonBody": {"id": 1, "name": "bulbasaur"}}
+        }
+        """#
+
+    private static let list = #"""
+        {
+          "mappings": [
+            {
+              "name": "list page 1",
+              "request": {"method": "GET", "urlPath": "/api/v2/pokemon/"},
+              "response": {"status": 200, "body": "page 1"}
+            },
+            {
+              "id": "6f1c2a3e-1111-4222-8333-944455556666",
+              "name": "list page 2",
+              "request": {"method": "GET", "urlPath": "/api/v2/pokemon/", "queryParameters": {"offset": {"equalTo": "20"}}},
+              "response": {"status": 200, "body": "page 2"}
+            }
+          ]
+        }
+        """#
+
+    /// Loads a tree holding `files` (path under the root → contents) and returns the result.
+    private func load(_ files: [String: String]) throws -> StubLoader.Result {
+        try TemporaryDirectory.with { directory in
+            for (path, text) in files { try directory.write(text, to: path) }
+            return StubLoader(root: directory.path).load()
+        }
+    }
+
+    /// Loads one broken mapping file and returns its single problem.
+    private func problem(_ text: String, file: String = "mappings/broken.json") throws -> StubLoadProblem? {
+        let result = try load([file: text, "mappings/good.json": Self.pokemonOne])
+        #expect(result.problems.count == 1)
+        let problem = result.problems.first
+        #expect(problem?.path.hasSuffix("/" + file) == true, "the problem names the file")
+        return problem
+    }
+
+    @Test("reads one-mapping files and mappings lists, files in path order")
+    func readsBothShapes() throws {
+        let result = try load(["mappings/pokemon/1.json": Self.pokemonOne, "mappings/list.json": Self.list])
+        #expect(result.problems.isEmpty)
+        #expect(result.fileCount == 2)
+        #expect(result.stubs.map(\.name) == ["list page 1", "list page 2", "pokemon 1"])
+        #expect(
+            result.stubs.map(\.source) == [
+                .file("mappings/list.json"), .file("mappings/list.json"),
+                .file("mappings/pokemon/1.json"),
+            ])
+        #expect(result.stubs[1].id == UUID(uuidString: "6f1c2a3e-1111-4222-8333-944455556666"))
+        #expect(result.stubs[2].response.body.text == #"{"id":1,"name":"bulbasaur"}"#)
+    }
+
+    @Test("skips files that are not .json and hidden files")
+    func skipsOtherFiles() throws {
+        let result = try load([
+            "mappings/pokemon/1.json": Self.pokemonOne, "mappings/README.md": "not a stub",
+            "mappings/.hidden.json": "{", "mappings/.git/x.json": "{",
+        ])
+        #expect(result.problems.isEmpty)
+        #expect(result.fileCount == 1)
+    }
+
+    @Test("derives ids from the file path when absent: the same on every load, distinct per mapping")
+    func stableIDs() throws {
+        let files = ["mappings/pokemon/1.json": Self.pokemonOne, "mappings/list.json": Self.list]
+        let first = try load(files)
+        let second = try load(files)
+        #expect(first.stubs.map(\.id) == second.stubs.map(\.id))
+        #expect(Set(first.stubs.map(\.id)).count == 3)
+        #expect(first.stubs[2].id == StubMapping.derivedID(from: "mappings/pokemon/1.json"))
+        #expect(first.stubs[0].id == StubMapping.derivedID(from: "mappings/list.json#0"))
+        #expect(first.stubs[2].definition["id"] == .string(first.stubs[2].id.uuidString.lowercased()))
+    }
+
+    @Test("an unknown top-level field is a problem naming the field, the file and its line")
+    func unknownTopLevel() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "name": "typo",
+                  "request": {"method": "GET", "urlPath": "/a/"},
+                  "responce": {"status": 200}
+                }
+                """#))
+        #expect(problem.message.contains(#"unsupported field "responce""#))
+        #expect(problem.line == 4)
+        #expect(problem.description.hasSuffix("mappings/broken.json:4: " + problem.message))
+    }
+
+    @Test("an unknown field in the request names the field and its line")
+    func unknownInRequest() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {
+                    "method": "GET",
+                    "urlPath": "/a/",
+                    "queryParameter": {"limit": {"equalTo": "20"}}
+                  }
+                }
+                """#))
+        #expect(problem.message.contains("request.queryParameter"))
+        #expect(problem.line == 5)
+    }
+
+    @Test("an unknown field in the response names the field and its line")
+    func unknownInResponse() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {"urlPath": "/a/"},
+                  "response": {
+                    "status": 200,
+                    "transformers": ["response-template"]
+                  }
+                }
+                """#))
+        #expect(problem.message.contains("response.transformers"))
+        #expect(problem.line == 5)
+    }
+
+    @Test("an unknown field inside a matcher names the field and the line it is on, not an earlier mention")
+    func unknownInMatcher() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "name": "caseInsensitve",
+                  "request": {
+                    "urlPath": "/a/",
+                    "headers": {
+                      "Accept": {"equalTo": "json", "caseInsensitve": true}
+                    }
+                  }
+                }
+                """#))
+        #expect(problem.message.contains("request.headers.Accept.caseInsensitve"))
+        #expect(problem.line == 6)
+    }
+
+    @Test("an unsupported matcher names the matcher and its line")
+    func unsupportedMatcher() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {
+                    "urlPath": "/a/",
+                    "queryParameters": {
+                      "limit": {"equalTo": "20"},
+                      "offset": {"equalsTo": "0"}
+                    }
+                  }
+                }
+                """#))
+        #expect(problem.message.contains(#"unsupported matcher "equalsTo""#))
+        #expect(problem.message.contains("request.queryParameters.offset"))
+        #expect(problem.line == 6)
+    }
+
+    @Test("a problem in the second mapping of a list names its position and its own line")
+    func problemInList() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "mappings": [
+                    {
+                      "request": {"urlPath": "/a/"},
+                      "response": {"status": 200, "fixedDelayMilliseconds": 10}
+                    },
+                    {
+                      "request": {"urlPath": "/b/"},
+                      "response": {"status": 200, "fixedDelayMilliseconds": 900000}
+                    }
+                  ]
+                }
+                """#))
+        #expect(problem.message.hasPrefix("mappings[1]: response.fixedDelayMilliseconds"))
+        #expect(problem.line == 9)
+    }
+
+    @Test("a problem in a body pattern points at the pattern's line")
+    func problemInBodyPattern() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {
+                    "method": "POST",
+                    "urlPath": "/a/",
+                    "bodyPatterns": [
+                      {"matches": "ok"},
+                      {"matches": "([unclosed"}
+                    ]
+                  }
+                }
+                """#))
+        #expect(problem.message.contains("request.bodyPatterns[1].matches"))
+        #expect(problem.message.contains("invalid regular expression"))
+        #expect(problem.line == 7)
+    }
+
+    @Test(
+        "invalid JSON is a problem with the file and the line",
+        arguments: [
+            ("{\n  \"request\": {\"urlPath\": \"/a/\"},\n  \"response\": {\"status\": 200,}\n  x\n}", 4),
+            ("{\n  \"request\": {\n    \"urlPath\": \"/a/\n\"\n  }\n}", 3),
+            ("{\n  \"request\": {\n    \"urlPath\": \"/a/\"\n", 4),
+        ])
+    func invalidJSON(text: String, line: Int) throws {
+        let problem = try #require(try problem(text))
+        #expect(problem.message.contains("invalid JSON"))
+        #expect(problem.line == line)
+    }
+
+    @Test("two URL fields are refused, naming both")
+    func twoURLFields() throws {
+        let problem = try #require(try problem(#"{"request": {"url": "/a/", "urlPath": "/a/"}}"#))
+        #expect(problem.message.contains("url and urlPath"))
+        #expect(problem.line == 1)
+    }
+
+    @Test("two body fields are refused, naming both")
+    func twoBodyFields() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {"urlPath": "/a/"},
+                  "response": {
+                    "body": "text",
+                    "jsonBody": {"a": 1}
+                  }
+                }
+                """#))
+        #expect(problem.message.contains("body and jsonBody"))
+        #expect(problem.line == 5)
+    }
+
+    @Test("a bad regular expression in the URL is refused")
+    func badRegex() throws {
+        let problem = try #require(
+            try problem("{\n  \"request\": {\n    \"urlPathPattern\": \"/api/(unclosed\"\n  }\n}"))
+        #expect(problem.message.contains("request.urlPathPattern"))
+        #expect(problem.message.contains("invalid regular expression"))
+        #expect(problem.line == 3)
+    }
+
+    @Test("a mapping without a request is refused")
+    func missingRequest() throws {
+        let problem = try #require(try problem(#"{"response": {"status": 200}}"#))
+        #expect(problem.message.contains("request: is missing"))
+    }
+
+    @Test("a stub root that is not a folder is one problem")
+    func missingRoot() {
+        let result = StubLoader(root: "/nonexistent/pokestub-\(UUID().uuidString)").load()
+        #expect(result.stubs.isEmpty)
+        #expect(result.problems.count == 1)
+        #expect(result.problems.first?.message == "stub root is not a folder")
+    }
+
+    @Test("a root without mappings/ has no stubs and no problems")
+    func emptyRoot() throws {
+        let result = try load(["__files/x.json": "{}"])
+        #expect(result.stubs.isEmpty)
+        #expect(result.problems.isEmpty)
+    }
+}
