@@ -139,9 +139,9 @@ public struct Configuration: Sendable, Equatable {
         guard case .object = json else {
             throw ConfigurationError(key: "", origin: path, message: "must be a JSON object")
         }
-        let stubsBefore = stubs
         try apply(json, prefix: "", origin: path)
-        if stubs != stubsBefore, !stubs.hasPrefix("/") {
+        // Only a `stubs` this file sets is relative to its folder, even when it names the default ("stubs").
+        if json["stubs"] != nil, !stubs.hasPrefix("/") {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty && folder != "." { stubs = (folder as NSString).appendingPathComponent(stubs) }
         }
