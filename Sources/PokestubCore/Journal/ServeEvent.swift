@@ -22,6 +22,16 @@ public struct ServeEvent: Sendable {
         public var id: UUID
         /// The stub's name, when it has one.
         public var name: String?
+
+        /// Creates a reference to the stub (or other responder, such as a test route) that answered.
+        ///
+        /// - Parameters:
+        ///   - id: The stub's id.
+        ///   - name: The stub's name, when it has one.
+        public init(id: UUID, name: String?) {
+            self.id = id
+            self.name = name
+        }
     }
 
     /// Whether a stub answered.

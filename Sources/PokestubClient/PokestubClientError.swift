@@ -1,0 +1,97 @@
+import Foundation
+
+/// Everything that can go wrong when talking to the pokestub admin API, a failed verification included.
+///
+/// ``description`` reads as one sentence in a test log, naming the request and the server's reason:
+///
+/// ```
+/// pokestub refused POST http://127.0.0.1:8080/__admin/mappings (HTTP 400): Invalid stub mapping:
+/// request.urlPath: must be a string, not number
+/// ```
+public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A configuration value was rejected.
+    ///
+    /// - Parameters:
+    ///   - variable: The environment variable that held it (`POKEMON_URL`), or `baseURL` for an explicit URL.
+    ///   - value: The value as read.
+    ///   - reason: Why it was rejected.
+    case invalidConfiguration(variable: String, value: String, reason: String)
+
+    /// The request produced no HTTP response: nothing listening, a timeout, a reset connection.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The admin URL requested.
+    ///   - underlying: The underlying error, described.
+    case transport(method: String, url: URL, underlying: String)
+
+    /// The server answered with a status outside 200–299.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The admin URL requested.
+    ///   - status: The HTTP status, e.g. 400 or 404 (404 also when the server does not have the operation).
+    ///   - errors: The reasons from the JSON body (`{"errors": [{"title", "detail"}]}`); when the body has
+    ///     another shape, one entry whose title is its first 512 bytes.
+    case refused(method: String, url: URL, status: Int, errors: [AdminErrorDetail])
+
+    /// The server answered 2xx with a body this client could not read.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The admin URL requested.
+    ///   - reason: What was wrong.
+    case unexpectedResponse(method: String, url: URL, reason: String)
+
+    /// JSON given to or produced by this client was not valid.
+    ///
+    /// - Parameters:
+    ///   - what: What was being read, e.g. `a stub mapping`.
+    ///   - reason: What was wrong, with the position or coding path when known.
+    case invalidJSON(what: String, reason: String)
+
+    /// The journal did not hold the expected number of matching requests
+    /// (``PokestubAdminClient/verify(_:_:)``); the failure lists what the server did receive.
+    ///
+    /// - Parameter failure: The expected and actual counts, the requests received, and how the closest ones
+    ///   differ from the pattern.
+    case verificationFailed(VerificationFailure)
+
+    /// A wait for requests ended before enough arrived
+    /// (``PokestubAdminClient/waitForRequests(_:_:timeout:pollInterval:)``).
+    ///
+    /// - Parameters:
+    ///   - expected: How many requests were awaited.
+    ///   - pattern: The request pattern, in words.
+    ///   - actualCount: How many had matched when the wait ended.
+    ///   - timeout: How long the wait lasted.
+    case timedOut(expected: RequestCount, pattern: String, actualCount: Int, timeout: Duration)
+
+    /// The error as one readable sentence.
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let variable, let value, let reason):
+            return "Invalid configuration: \(variable)=\"\(value)\": \(reason)"
+        case .transport(let method, let url, let underlying):
+            return "Could not reach pokestub for \(method) \(url.absoluteString): \(underlying)"
+        case .refused(let method, let url, let status, let errors):
+            let reasons = errors.map(\.description).joined(separator: "; ")
+            return "pokestub refused \(method) \(url.absoluteString) (HTTP \(status))"
+                + (reasons.isEmpty ? "" : ": \(reasons)")
+        case .unexpectedResponse(let method, let url, let reason):
+            return "Unexpected answer from pokestub to \(method) \(url.absoluteString): \(reason)"
+        case .invalidJSON(let what, let reason):
+            return "Invalid JSON in \(what): \(reason)"
+        case .verificationFailed(let failure):
+            return failure.description
+        case .timedOut(let expected, let pattern, let actualCount, let timeout):
+            return "Timed out after \(timeout) waiting for \(expected) matching \(pattern); \(actualCount) matched"
+        }
+    }
+
+    /// The HTTP status when this is ``refused(method:url:status:errors:)``, otherwise `nil`.
+    public var httpStatus: Int? {
+        if case .refused(_, _, let status, _) = self { return status }
+        return nil
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A stub to add: a request pattern and the response to send, built in Swift and sent as WireMock's stub
+/// mapping JSON.
+///
+/// ```swift
+/// let stub = StubBuilder.get("/api/v2/pokemon/")
+///     .withQueryParameter("limit", .equalTo("20"))
+///     .willReturn(.json(["count": 2, "next": nil, "previous": nil, "results": [
+///         ["name": "bulbasaur", "url": "https://pokeapi.co/api/v2/pokemon/1/"],
+///         ["name": "ivysaur", "url": "https://pokeapi.co/api/v2/pokemon/2/"],
+///     ]]))
+///     .withName("first page")
+/// try await admin.addStub(stub)
+/// ```
+///
+/// ``json`` gives
+/// `{"name": "first page", "request": {"method": "GET", "urlPath": "/api/v2/pokemon/", "queryParameters":
+/// {"limit": {"equalTo": "20"}}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"},
+/// "jsonBody": {...}}}`. Without ``willReturn(_:)`` the stub answers 200 with an empty body.
+public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hashable {
+    /// Which requests the stub answers.
+    public var requestPattern: RequestPatternBuilder
+    /// What it answers.
+    public var response: StubResponse
+    /// The stub's id; the server picks one when `nil`. Give one to replace a stub later with the same id.
+    public var id: UUID?
+    /// A name for people, shown in near misses and verification failures.
+    public var name: String?
+    /// 1 is the highest priority; the server's default is 5. Among matching stubs the lowest number wins, then
+    /// the one added last.
+    public var priority: Int?
+    /// Free-form data kept with the stub (`metadata`).
+    public var metadata: StubJSON?
+
+    /// Creates a stub for a request pattern, answering 200 with an empty body until ``willReturn(_:)``.
+    ///
+    /// - Parameter requestPattern: Which requests the stub answers.
+    public init(requestPattern: RequestPatternBuilder) {
+        self.requestPattern = requestPattern
+        response = StubResponse()
+    }
+
+    /// The same stub answering with this response.
+    ///
+    /// - Parameter response: The response, e.g. `.json([...])` or `.status(404)`.
+    /// - Returns: The changed stub.
+    public func willReturn(_ response: StubResponse) -> StubBuilder {
+        var copy = self
+        copy.response = response
+        return copy
+    }
+
+    /// The same stub answering with a JSON body.
+    ///
+    /// - Parameters:
+    ///   - json: The document.
+    ///   - status: The status code; 200 by default.
+    /// - Returns: The changed stub.
+    public func willReturn(json: StubJSON, status: Int = 200) -> StubBuilder {
+        willReturn(.json(json, status: status))
+    }
+
+    /// The same stub with a name.
+    ///
+    /// - Parameter name: A name for people.
+    /// - Returns: The changed stub.
+    public func withName(_ name: String) -> StubBuilder {
+        var copy = self
+        copy.name = name
+        return copy
+    }
+
+    /// The same stub with a priority.
+    ///
+    /// - Parameter priority: 1 or more; 1 is the highest.
+    /// - Returns: The changed stub.
+    public func atPriority(_ priority: Int) -> StubBuilder {
+        var copy = self
+        copy.priority = priority
+        return copy
+    }
+
+    /// The same stub with a fixed id.
+    ///
+    /// - Parameter id: The id.
+    /// - Returns: The changed stub.
+    public func withID(_ id: UUID) -> StubBuilder {
+        var copy = self
+        copy.id = id
+        return copy
+    }
+
+    /// The same stub with metadata.
+    ///
+    /// - Parameter metadata: Free-form JSON kept with the stub.
+    /// - Returns: The changed stub.
+    public func withMetadata(_ metadata: StubJSON) -> StubBuilder {
+        var copy = self
+        copy.metadata = metadata
+        return copy
+    }
+
+    /// The stub in WireMock's mapping JSON: `id`, `name`, `priority`, `metadata` when set, `request`, `response`.
+    public var json: StubJSON {
+        var members: [String: StubJSON] = ["request": requestPattern.json, "response": response.json]
+        if let id { members["id"] = .string(id.uuidString.lowercased()) }
+        if let name { members["name"] = .string(name) }
+        if let priority { members["priority"] = .integer(Int64(priority)) }
+        if let metadata { members["metadata"] = metadata }
+        return .object(members)
+    }
+
+    /// The stub in WireMock's mapping JSON (``json``).
+    ///
+    /// - Returns: The mapping.
+    public func stubMappingJSON() -> StubJSON {
+        json
+    }
+}

@@ -1,0 +1,43 @@
+/// How a request pattern tests the URL: one of WireMock's `url`, `urlPath`, `urlPattern`, `urlPathPattern` and
+/// `urlPathTemplate` fields, or none.
+///
+/// A plain string passed to `.get(_:)` and its siblings (see ``RequestPatternBuilding``) is ``path(_:)``
+/// (`urlPath`), so query parameters are tested separately with
+/// ``RequestPatternBuilding/withQueryParameter(_:_:)``.
+public enum URLMatcher: Sendable, Hashable, CustomStringConvertible {
+    /// Any URL (the pattern has no URL field).
+    case any
+    /// The path and query equal this text exactly: `"url": "/api/v2/pokemon/?offset=0&limit=20"`.
+    case url(String)
+    /// The path (without the query) equals this text: `"urlPath": "/api/v2/pokemon/"`.
+    case path(String)
+    /// The path and query match a regular expression: `"urlPattern": "/api/v2/pokemon/\\?.*"`.
+    case urlPattern(String)
+    /// The path matches a regular expression: `"urlPathPattern": "/api/v2/pokemon/[0-9]+/"`.
+    case pathPattern(String)
+    /// The path fits a template with `{name}` segments: `"urlPathTemplate": "/api/v2/pokemon/{id}/"`.
+    case pathTemplate(String)
+
+    /// The WireMock field name and value, or `nil` for ``any``.
+    public var field: (name: String, value: String)? {
+        switch self {
+        case .any: nil
+        case .url(let value): ("url", value)
+        case .path(let value): ("urlPath", value)
+        case .urlPattern(let value): ("urlPattern", value)
+        case .pathPattern(let value): ("urlPathPattern", value)
+        case .pathTemplate(let value): ("urlPathTemplate", value)
+        }
+    }
+
+    /// The URL test in words: `/api/v2/pokemon/`, `any URL`, `urlPathPattern "/a/[0-9]+"`.
+    public var description: String {
+        switch self {
+        case .any: "any URL"
+        case .url(let value), .path(let value): value
+        case .pathTemplate(let value): value
+        case .urlPattern(let value): "urlPattern \(value.debugDescription)"
+        case .pathPattern(let value): "urlPathPattern \(value.debugDescription)"
+        }
+    }
+}

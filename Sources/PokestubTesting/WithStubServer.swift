@@ -1,0 +1,144 @@
+import Foundation
+import PokestubClient
+import PokestubCore
+import PokestubServer
+
+/// Runs `body` against an in-process pokestub server on `127.0.0.1` and a free port, and stops the server
+/// when `body` returns or throws.
+///
+/// ```swift
+/// @Test("the list screen shows the first page")
+/// func listScreen() async throws {
+///     let list = StubBuilder.get("/api/v2/pokemon/")
+///         .withQueryParameter("limit", .equalTo("20"))
+///         .willReturn(.json(["count": 1, "next": nil, "previous": nil, "results": [
+///             ["name": "bulbasaur", "url": "https://pokeapi.co/api/v2/pokemon/1/"]
+///         ]]))
+///     try await withStubServer(mappings: [list]) { server in
+///         let client = try PokemonClient(environment: server.environment)
+///         let page = try await client.pokemonPage(offset: 0, limit: 20)
+///         #expect(page.results.map(\.name) == ["bulbasaur"])
+///         try await server.admin.verify(count: 1, .get("/api/v2/pokemon/"))
+///     }
+/// }
+/// ```
+///
+/// The server answers from, in this order: `routes` (Swift closures, see ``StubRoute``), then the stubs —
+/// `mappings` and the mapping files of `stubsDirectory` together, chosen by priority and then the most recently
+/// added, exactly as `pokestub serve` chooses. Requests no stub answers get 404 with a near-miss report.
+/// Admin requests (`/__admin/…`) work as on the daemon. `mappings` are runtime stubs: `admin.reset()` and
+/// `admin.resetStubs()` remove them and keep the stub files.
+///
+/// - Parameters:
+///   - mappings: Stubs to add: ``StubBuilder``s, `StubJSON` objects or mapping JSON text (a single mapping or
+///     `{"mappings": [...]}`). Later ones win over earlier ones of the same priority.
+///   - stubsDirectory: A stub root laid out like WireMock's (`mappings/**/*.json`, `__files/**`), such as the
+///     repository's `stubs`; `bodyFileName` in `mappings` is also looked up under its `__files`.
+///   - routes: Routes answered by closures, tried first, in order.
+///   - journalCapacity: The most requests the journal keeps; 10,000 by default.
+///   - isolation: The caller's actor, inherited so `body` need not be `Sendable`.
+///   - body: The test, given the running server.
+/// - Returns: What `body` returns.
+/// - Throws: ``StubServerError`` when a mapping or stub file is invalid or the server cannot listen; otherwise
+///   whatever `body` throws.
+public func withStubServer<Result>(
+    mappings: [any StubMappingConvertible] = [], stubsDirectory: String? = nil, routes: [StubRoute] = [],
+    journalCapacity: Int = 10_000, isolation: isolated (any Actor)? = #isolation,
+    _ body: (StubServer) async throws -> Result
+) async throws -> Result {
+    let (server, stubServer) = try StubServerLauncher.start(
+        mappings: mappings, stubsDirectory: stubsDirectory, routes: routes, journalCapacity: journalCapacity)
+    defer { server.stop(gracePeriod: StubServerLauncher.gracePeriod) }
+    return try await body(stubServer)
+}
+
+/// Runs a synchronous `body` against an in-process pokestub server on `127.0.0.1` and a free port, and stops the
+/// server when `body` returns or throws.
+///
+/// The same as `withStubServer` for code that is not async (the admin client, being async, is of little use
+/// here; the base URL and the ``StubServer/engine`` are). It has a name of its own rather than being an
+/// overload: a closure whose only `await`s sit inside `#expect(...)` would otherwise pick the synchronous
+/// overload and fail to compile.
+///
+/// - Parameters:
+///   - mappings: Stubs to add: ``StubBuilder``s, `StubJSON` objects or mapping JSON text.
+///   - stubsDirectory: A stub root laid out like WireMock's, such as the repository's `stubs`.
+///   - routes: Routes answered by closures, tried first, in order.
+///   - journalCapacity: The most requests the journal keeps; 10,000 by default.
+///   - body: The test, given the running server.
+/// - Returns: What `body` returns.
+/// - Throws: ``StubServerError`` when a mapping or stub file is invalid or the server cannot listen; otherwise
+///   whatever `body` throws.
+public func withStubServerSync<Result>(
+    mappings: [any StubMappingConvertible] = [], stubsDirectory: String? = nil, routes: [StubRoute] = [],
+    journalCapacity: Int = 10_000, _ body: (StubServer) throws -> Result
+) throws -> Result {
+    let (server, stubServer) = try StubServerLauncher.start(
+        mappings: mappings, stubsDirectory: stubsDirectory, routes: routes, journalCapacity: journalCapacity)
+    defer { server.stop(gracePeriod: StubServerLauncher.gracePeriod) }
+    return try body(stubServer)
+}
+
+/// Builds, loads and starts the server behind `withStubServer` and `withStubServerSync`.
+enum StubServerLauncher {
+    /// How long requests in flight may take when the server stops.
+    static let gracePeriod: Duration = .seconds(2)
+
+    static func start(
+        mappings: [any StubMappingConvertible], stubsDirectory: String?, routes: [StubRoute], journalCapacity: Int
+    ) throws(StubServerError) -> (HTTPServer, StubServer) {
+        let store = StubStore(root: stubsDirectory)
+        if let stubsDirectory {
+            let report = store.reload()
+            guard report.succeeded else {
+                let problems = report.problems.map { "  \($0.description)" }.joined(separator: "\n")
+                throw StubServerError(
+                    "the stubs in \(stubsDirectory) have \(report.problems.count) problem(s):\n\(problems)")
+            }
+        }
+        let bodyFiles = BodyFileStore(
+            root: stubsDirectory.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") })
+        for (position, mapping) in mappings.enumerated() {
+            for stub in try stubMappings(from: mapping, position: position, bodyFiles: bodyFiles) {
+                store.add(stub)
+            }
+        }
+        let engine = StubEngine(store: store, journalCapacity: journalCapacity, mode: .replay)
+        let router = RoutingHandler(engine: engine, routes: routes)
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: router)
+        do {
+            try server.start()
+        } catch {
+            throw StubServerError("the test server cannot listen: \(error)")
+        }
+        engine.info.baseURL = server.baseURL
+        let stubServer = StubServer(
+            baseURL: URL(string: server.baseURL)!, port: server.port, engine: engine, router: router)
+        return (server, stubServer)
+    }
+
+    /// Reads one entry of `mappings`: a single mapping, or `{"mappings": [...]}`.
+    static func stubMappings(
+        from mapping: any StubMappingConvertible, position: Int, bodyFiles: BodyFileStore
+    ) throws(StubServerError) -> [StubMapping] {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(try mapping.stubMappingJSON().serialized())
+        } catch {
+            throw StubServerError("mappings[\(position)] is not a stub mapping: \(error)")
+        }
+        var items = [json]
+        if json["request"] == nil, case .array(let list)? = json["mappings"] { items = list }
+        var stubs: [StubMapping] = []
+        for (index, item) in items.enumerated() {
+            do {
+                stubs.append(try StubMapping(json: item, defaultID: UUID(), source: .runtime, bodyFiles: bodyFiles))
+            } catch {
+                let place = items.count == 1 ? "mappings[\(position)]" : "mappings[\(position)].mappings[\(index)]"
+                throw StubServerError("\(place) is not a valid stub mapping: \(error.description)")
+            }
+        }
+        return stubs
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PokestubClient
+import PokestubTesting
+import Testing
+
+@Suite("Verification")
+struct VerificationTests {
+    static let anything = StubBuilder.any(.any).willReturn(.status(200)).withName("catch-all")
+
+    @Test("verification passes when the count is as expected")
+    func passes() async throws {
+        try await withStubServer(mappings: [Self.anything]) { server in
+            _ = try await HTTPFetch.send(server.url("/api/v2/pokemon/?offset=0&limit=20"))
+            let pattern = RequestPatternBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
+            try await server.admin.verify(count: 1, pattern)
+            try await server.admin.verify(pattern)
+            try await server.admin.verify(.atMost(1), pattern)
+            try await server.admin.verify(.never, .get("/api/v2/type/1/"))
+        }
+    }
+
+    @Test("a failed verification prints the actual count and how the closest request differs")
+    func failureShowsDifferences() async throws {
+        try await withStubServer(mappings: [Self.anything]) { server in
+            _ = try await HTTPFetch.send(server.url("/api/v2/pokemon/?offset=0&limit=21"))
+            _ = try await HTTPFetch.send(server.url("/api/v2/type/1/"))
+            let pattern = RequestPatternBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
+
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.verify(count: 1, pattern)
+            }
+            guard case .verificationFailed(let failure)? = error else {
+                Issue.record("expected a verification failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.actualCount == 0)
+            #expect(failure.received.count == 2)
+            let closest = try #require(failure.closest.first)
+            #expect(closest.request.url == "/api/v2/pokemon/?offset=0&limit=21")
+            #expect(closest.differences == [#"query parameter limit: expected equalTo "20", got "21""#])
+
+            let text = failure.description
+            #expect(
+                text.hasPrefix(
+                    #"Expected exactly 1 request matching GET /api/v2/pokemon/ with query limit equalTo "20", but 0 matched."#
+                ), "\(text)")
+            #expect(text.contains(#"  GET /api/v2/pokemon/?offset=0&limit=21 → 200 (stub "catch-all")"#), "\(text)")
+            #expect(text.contains(#"    query parameter limit: expected equalTo "20", got "21""#), "\(text)")
+            #expect(error?.description == text, "the error reads as the failure in a test log")
+        }
+    }
+
+    @Test("a failed verification includes the server's near misses for unmatched requests")
+    func failureShowsNearMisses() async throws {
+        let stub = StubBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20")).withName("list")
+        try await withStubServer(mappings: [stub]) { server in
+            _ = try await HTTPFetch.send(server.url("/api/v2/pokemon/?limit=200"))
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.verify(.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20")))
+            }
+            let text = error?.description ?? ""
+            #expect(text.contains("Unmatched requests and the stubs closest to them:"), "\(text)")
+            #expect(text.contains(#"  GET /api/v2/pokemon/?limit=200 is closest to stub "list":"#), "\(text)")
+            #expect(text.contains(#"    query parameter limit: expected equalTo "20", got "200""#), "\(text)")
+        }
+    }
+
+    @Test("too many matching requests are listed")
+    func tooMany() async throws {
+        try await withStubServer(mappings: [Self.anything]) { server in
+            _ = try await HTTPFetch.send(server.url("/a"))
+            _ = try await HTTPFetch.send(server.url("/a"))
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.verify(count: 1, .get("/a"))
+            }
+            guard case .verificationFailed(let failure)? = error else {
+                Issue.record("expected a verification failure")
+                return
+            }
+            #expect(failure.actualCount == 2)
+            #expect(failure.matching.count == 2)
+            #expect(failure.closest.isEmpty)
+            #expect(failure.description.contains("Requests that matched:\n  GET /a\n  GET /a"))
+        }
+    }
+
+    @Test("body differences are reported for JSON body patterns")
+    func bodyDifferences() async throws {
+        try await withStubServer(mappings: [Self.anything]) { server in
+            _ = try await HTTPFetch.send(
+                server.url("/api/v2/team"), method: "POST", body: Data(#"{"name":"misty"}"#.utf8))
+            let pattern = RequestPatternBuilder.post("/api/v2/team").withRequestBody(.equalToJson(["name": "ash"]))
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.verify(count: 1, pattern)
+            }
+            #expect(
+                error?.description.contains(
+                    #"    body: expected equalToJson {"name":"ash"}, got "{\"name\":\"misty\"}""#)
+                    == true, "\(error?.description ?? "")")
+        }
+    }
+
+    @Test("an empty journal says so")
+    func emptyJournal() {
+        let failure = VerificationFailure(expected: .exactly(1), actualCount: 0, pattern: .get("/x"))
+        #expect(
+            failure.description
+                == "Expected exactly 1 request matching GET /x, but 0 matched.\n\n"
+                + "The request journal is empty: the server received no requests.")
+    }
+}

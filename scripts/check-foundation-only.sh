@@ -1,0 +1,48 @@
+#!/bin/sh
+# Checks that the libraries apps and UI tests link (PokemonClient, PokestubClient) import nothing beyond
+# Foundation, FoundationNetworking and Synchronization, so they build for iOS and macOS as well as Linux.
+# Every `import` line in their Swift sources counts, attributes (`@preconcurrency import`), access levels
+# (`public import`) and submodule imports (`import struct Foundation.URL`) included.
+# Usage: scripts/check-foundation-only.sh [repository root]   (default: the parent of this script's folder)
+set -eu
+
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+allowed='^(Foundation|FoundationNetworking|Synchronization)$'
+status=0
+checked=0
+
+for target in PokemonClient PokestubClient; do
+    dir="$root/Sources/$target"
+    if [ ! -d "$dir" ]; then
+        echo "check-foundation-only: $dir is missing" >&2
+        status=1
+        continue
+    fi
+    # One line per import: path:line:text. Matches `import X`, `@attr import X`, `public import X`,
+    # `import kind X.Y`, with leading whitespace (imports inside #if blocks).
+    matches=$(grep -rnE --include='*.swift' \
+        '^[[:space:]]*(@[A-Za-z_]+([(][^)]*[)])?[[:space:]]+)*((public|package|internal|fileprivate|private)[[:space:]]+)?import[[:space:]]' \
+        "$dir" || true)
+    [ -z "$matches" ] && continue
+    while IFS= read -r match; do
+        checked=$((checked + 1))
+        text=${match#*:*:}
+        module=$(printf '%s\n' "$text" | sed -E \
+            -e 's/^[[:space:]]*(@[A-Za-z_]+([(][^)]*[)])?[[:space:]]+)*//' \
+            -e 's/^(public|package|internal|fileprivate|private)[[:space:]]+//' \
+            -e 's/^import[[:space:]]+//' \
+            -e 's/^(typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+//' \
+            -e 's/[.[:space:]].*$//')
+        if ! printf '%s\n' "$module" | grep -qE "$allowed"; then
+            echo "${match%%:*}:$(printf '%s' "${match#*:}" | cut -d: -f1): imports $module; $target may import only Foundation, FoundationNetworking and Synchronization" >&2
+            status=1
+        fi
+    done <<EOF_MATCHES
+$matches
+EOF_MATCHES
+done
+
+if [ "$status" -eq 0 ]; then
+    echo "check-foundation-only: $checked import lines in PokemonClient and PokestubClient, all Foundation-only"
+fi
+exit "$status"
