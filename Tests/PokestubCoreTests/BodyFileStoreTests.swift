@@ -101,6 +101,18 @@ struct BodyFileStoreTests {
         }
     }
 
+    @Test("an empty body file gives an empty body; a folder is refused")
+    func emptyAndFolder() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(Data(), to: "__files/empty.json")
+            try directory.write("x", to: "__files/folder/inside.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            #expect(try store.body(named: "empty.json").count == 0)
+            let error = #expect(throws: StubDefinitionError.self) { try store.body(named: "folder") }
+            #expect(error?.message.contains("cannot read body file __files/folder") == true)
+        }
+    }
+
     @Test("without a stub root, bodyFileName is refused")
     func noRoot() {
         let error = Fixtures.definitionError(stubJSON("a.json"))

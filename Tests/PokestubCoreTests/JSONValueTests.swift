@@ -72,6 +72,25 @@ struct JSONValueTests {
         #expect(error?.line == line)
     }
 
+    @Test(
+        "a trailing comma is refused with its position, as WireMock's parser does",
+        arguments: [
+            ("[1, 2,]", 1, 6), ("{\n  \"a\": 1,\n}", 2, 9), ("[[1],\n [2] , \n]", 2, 6),
+        ])
+    func trailingComma(text: String, line: Int, column: Int) {
+        let error = #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
+        #expect(error?.line == line)
+        #expect(error?.column == column)
+        #expect(error?.message.contains("Trailing comma") == true)
+    }
+
+    @Test("commas and brackets inside strings are text")
+    func commasInStrings() throws {
+        #expect(
+            try JSONValue.parse(#"["a,]", "b,}", "\",]"]"#)
+                == .array([.string("a,]"), .string("b,}"), .string("\",]")]))
+    }
+
     @Test("the line of a key path is where that key is written, not an earlier mention of the name")
     func keyPathLines() {
         let text = Data(

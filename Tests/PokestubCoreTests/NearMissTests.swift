@@ -68,6 +68,23 @@ struct NearMissTests {
         #expect(report.contains(#"query parameter limit: expected or(absent, equalTo "20"), got "50""#))
     }
 
+    @Test("literal values are quoted in the report, patterns are shown as they read")
+    func quoting() throws {
+        let pattern = try Fixtures.pattern(
+            #"""
+            {"method": "POST", "urlPath": "/a b/",
+             "queryParameters": {"debug": {"absent": true}, "q": {"anything": "x"}, "limit": {"equalTo": "20"}}}
+            """#)
+        let differences = pattern.evaluate(Fixtures.request("/x/?debug=1&limit=2")).differences
+        #expect(
+            differences.map(\.description) == [
+                #"method: expected "POST", got "GET""#,
+                #"urlPath: expected "/a b/", got "/x/""#,
+                #"query parameter debug: expected absent, got "1""#,
+                #"query parameter limit: expected equalTo "20", got "2""#,
+            ])
+    }
+
     @Test("with no stubs the report says so")
     func noStubs() {
         let request = Fixtures.request("/x")

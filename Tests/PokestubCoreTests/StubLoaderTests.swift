@@ -223,11 +223,50 @@ struct StubLoaderTests {
             ("{\n  \"request\": {\"urlPath\": \"/a/\"},\n  \"response\": {\"status\": 200,}\n  x\n}", 4),
             ("{\n  \"request\": {\n    \"urlPath\": \"/a/\n\"\n  }\n}", 3),
             ("{\n  \"request\": {\n    \"urlPath\": \"/a/\"\n", 4),
+            ("{\n  \"request\": {\"urlPath\": \"/a/\"},\n  \"response\": {\"status\": 200,}\n}", 3),
         ])
     func invalidJSON(text: String, line: Int) throws {
         let problem = try #require(try problem(text))
         #expect(problem.message.contains("invalid JSON"))
         #expect(problem.line == line)
+    }
+
+    @Test("a list entry that is not an object points at the entry's line")
+    func listEntryNotObject() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "mappings": [
+                    {"request": {"urlPath": "/a/"}},
+                    "not a mapping"
+                  ]
+                }
+                """#))
+        #expect(problem.message == "mappings[1]: a stub mapping must be a JSON object, not string")
+        #expect(problem.line == 4)
+    }
+
+    @Test("field names with escapes and query parameter names with brackets are placed right")
+    func unusualNames() throws {
+        let problem = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {
+                    "urlPath": "/a/",
+                    "queryParameters": {
+                      "filter[name]": {"equalTo": "x"},
+                      "ids[0]": {"equalTo": "1", "caseInsensitive": "yes"}
+                    }
+                  }
+                }
+                """#))
+        #expect(problem.message.contains("request.queryParameters.ids[0].caseInsensitive"))
+        #expect(problem.line == 6)
+        let data = Data(#"{"a\"b": {"c": 1},\#n "x": [0,\#n {"c": 2}]}"#.utf8)
+        #expect(TextPosition.line(ofKeyPath: ["x[1]", "c"], in: data) == 3)
+        #expect(TextPosition.line(ofKeyPath: ["a\"b", "c"], in: data) == 1)
     }
 
     @Test("two URL fields are refused, naming both")

@@ -33,6 +33,16 @@ struct StubMappingTests {
         #expect(plain.response.body.count == 0)
     }
 
+    @Test("derived ids are version-8 UUIDs that differ by source")
+    func derivedIDs() {
+        let id = StubMapping.derivedID(from: "mappings/pokemon/1.json")
+        #expect(id == StubMapping.derivedID(from: "mappings/pokemon/1.json"))
+        #expect(id != StubMapping.derivedID(from: "mappings/pokemon/2.json"))
+        let text = id.uuidString.lowercased()
+        #expect(text[text.index(text.startIndex, offsetBy: 14)] == "8")
+        #expect("89ab".contains(text[text.index(text.startIndex, offsetBy: 19)]))
+    }
+
     @Test(
         "refuses a bad id, priority or method",
         arguments: [

@@ -78,16 +78,21 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue {
     /// Parses JSON text.
     ///
-    /// - Parameter data: UTF-8 JSON text (RFC 8259). Top-level scalars are accepted.
+    /// - Parameter data: UTF-8 JSON text (RFC 8259). Top-level scalars are accepted; a comma before `]` or `}`
+    ///   is not (Foundation's parser takes it, WireMock's Jackson does not).
     /// - Returns: The parsed value.
-    /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem when Foundation reports
-    ///   a character offset.
+    /// - Throws: ``JSONSyntaxError`` with the 1-based line (and, when known, column) of the problem.
     public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw JSONSyntaxError(data: data, error: error)
+        }
+        if let offset = TextPosition.offsetOfTrailingComma(in: data) {
+            let (line, column) = TextPosition.lineAndColumn(ofByteOffset: offset, in: data)
+            throw JSONSyntaxError(
+                line: line, column: column, message: "invalid JSON: Trailing comma around character \(offset).")
         }
         return JSONValue(foundation: object)
     }

@@ -42,6 +42,37 @@ enum TextPosition {
         return walker.line(of: keyPath[...], found: nil)
     }
 
+    /// The byte offset of the first comma that closes nothing: one followed, after whitespace, by `]` or `}`.
+    ///
+    /// - Parameter data: A JSON text.
+    /// - Returns: The comma's offset, or `nil` when there is none (commas inside strings do not count).
+    static func offsetOfTrailingComma(in data: Data) -> Int? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+            var index = 0
+            var inString = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                if inString {
+                    if byte == UInt8(ascii: "\\") {
+                        index += 1
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == UInt8(ascii: ",") {
+                    var next = index + 1
+                    while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                    if next < bytes.count, bytes[next] == UInt8(ascii: "]") || bytes[next] == UInt8(ascii: "}") {
+                        return index
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
     /// `bodyPatterns[2]` gives (`bodyPatterns`, 2); anything else `nil`.
     static func splitPosition(_ component: String) -> (name: String, position: Int)? {
         guard component.hasSuffix("]"), let open = component.lastIndex(of: "[") else { return nil }

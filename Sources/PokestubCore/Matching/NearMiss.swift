@@ -48,11 +48,14 @@ public struct NearMiss: Sendable {
 }
 
 extension MatchResult.Difference: CustomStringConvertible {
-    /// `urlPath: expected "/a", got "/b"`.
+    /// `urlPath: expected "/a", got "/b"` or `query parameter debug: expected absent, got "1"`.
+    ///
+    /// The method and URL expect a literal value, shown quoted; other fields expect a pattern, shown as its
+    /// summary (`equalTo "20"`, `absent`), which is already readable as it is.
     public var description: String {
         let actualText = actual.map { $0.debugDescription } ?? "nothing"
-        let expectedText = expected.first == "\"" || expected.contains(" ") ? expected : expected.debugDescription
-        return "\(field): expected \(expectedText), got \(actualText)"
+        let isLiteral = field == "method" || URLPattern.fieldNames.contains(field)
+        return "\(field): expected \(isLiteral ? expected.debugDescription : expected), got \(actualText)"
     }
 }
 
