@@ -46,7 +46,9 @@ extension StubJSON: Codable {
 extension StubJSON {
     /// Parses JSON text.
     ///
-    /// - Parameter data: UTF-8 JSON text; any value is allowed at the top level.
+    /// - Parameters:
+    ///   - data: UTF-8 JSON text; any value is allowed at the top level.
+    ///   - what: What the text is, for the error message, e.g. `a stub mapping`.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` naming what was being read.
     public init(parsing data: Data, what: String = "JSON") throws(PokestubClientError) {
         do {
@@ -58,7 +60,9 @@ extension StubJSON {
 
     /// Parses JSON text.
     ///
-    /// - Parameter text: JSON text such as `{"name": "bulbasaur"}`.
+    /// - Parameters:
+    ///   - text: JSON text such as `{"name": "bulbasaur"}`.
+    ///   - what: What the text is, for the error message, e.g. `a stub mapping`.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` naming what was being read.
     public init(parsing text: String, what: String = "JSON") throws(PokestubClientError) {
         try self.init(parsing: Data(text.utf8), what: what)

@@ -22,7 +22,7 @@ public struct StubServer: Sendable {
     /// `["POKEMON_URL": baseURL]`: pass it to whatever reads `POKEMON_URL`, such as
     /// `PokemonClient(environment:)`.
     public let environment: [String: String]
-    /// The engine behind the socket: its ``StubEngine/store`` and ``StubEngine/journal`` can be read and
+    /// The engine behind the socket: its `store` and `journal` can be read and
     /// changed directly.
     public let engine: StubEngine
     let router: RoutingHandler
