@@ -75,6 +75,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PokestubClientTests",
+            dependencies: ["PokestubClient", "PokestubTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PokemonClientTests",
             dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient"],
             swiftSettings: swiftSettings
