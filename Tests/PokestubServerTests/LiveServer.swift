@@ -37,7 +37,7 @@ final class LiveServer: Sendable {
         _ body: (LiveServer) async throws -> T
     ) async throws -> T {
         let live = try LiveServer(stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads)
-        defer { live.server.stop(gracePeriod: .seconds(2)) }
+        defer { live.server.stop(gracePeriod: .milliseconds(500)) }
         return try await body(live)
     }
 
