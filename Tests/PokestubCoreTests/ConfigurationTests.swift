@@ -77,6 +77,20 @@ struct ConfigurationTests {
         }
     }
 
+    @Test(
+        "the upstream's scheme and host compare without regard to case and are kept lower-cased",
+        arguments: [
+            ("HTTPS://PokeAPI.co/", "https://pokeapi.co"), ("http://127.0.0.1:9000", "http://127.0.0.1:9000"),
+            ("https://pokeapi.co/api/", "https://pokeapi.co/api"),
+            ("Http://Example.com/Path", "http://example.com/Path"),
+        ])
+    func upstreamCase(value: String, expected: String) throws {
+        try TemporaryDirectory.with { directory in
+            let configuration = try resolve(flags: ["upstream": value], in: directory).0
+            #expect(configuration.upstream == expected)
+        }
+    }
+
     @Test("names of environment variables and flags derive from the keys")
     func names() {
         #expect(Configuration.environmentVariable(for: "journal.maxEntries") == "POKESTUB_JOURNAL_MAX_ENTRIES")
@@ -113,6 +127,8 @@ struct ConfigurationTests {
             ([:], ["port": "70000"], "port", "--port"),
             ([:], ["mode": "bogus"], "mode", "--mode"),
             ([:], ["upstream": "https://pokeapi.co/?x=1"], "upstream", "--upstream"),
+            ([:], ["upstream": "https://pokeapi.co/#top"], "upstream", "--upstream"),
+            ([:], ["upstream": "pokeapi.co"], "upstream", "--upstream"),
             ([:], ["journal.maxEntries": "-1"], "journal.maxEntries", "--journal-max-entries"),
             ([:], ["host": "a b"], "host", "--host"),
         ] as [([String: String], [String: String], String, String)])

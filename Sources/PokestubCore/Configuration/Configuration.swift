@@ -105,12 +105,18 @@ public struct Configuration: Sendable, Equatable {
             self.mode = mode
         case "upstream":
             let url = try text()
-            guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme ?? ""),
-                !(components.host ?? "").isEmpty, components.query == nil
+            // Scheme and host are case-insensitive (RFC 3986 §3.1, §3.2.2): compare and keep them lower-cased,
+            // so `HTTPS://PokeAPI.co` is accepted and upstream links in bodies are recognised.
+            guard var components = URLComponents(string: url),
+                let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil
             else {
                 throw fail("must be an http or https base URL such as https://pokeapi.co, not \(url.debugDescription)")
             }
-            upstream = url.hasSuffix("/") ? String(url.dropLast()) : url
+            components.scheme = scheme
+            components.host = host.lowercased()
+            let normalized = components.string ?? url
+            upstream = normalized.hasSuffix("/") ? String(normalized.dropLast()) : normalized
         case "journal.maxEntries":
             journalMaxEntries = try integer(0...10_000_000)
         case "logLevel":
