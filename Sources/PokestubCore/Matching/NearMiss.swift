@@ -14,7 +14,21 @@ public struct NearMiss: Sendable {
     ///     however many stubs there are.
     ///   - limit: How many to return.
     public static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
-        index.nearMissCandidates(for: request)
+        var candidates = index.nearMissCandidates(for: request)
+        // Comparing every field of every candidate costs; the URL and method decide most near misses, so
+        // only the closest by those two get the full comparison.
+        let shortlist = max(limit * 8, 24)
+        if candidates.count > shortlist {
+            candidates = candidates.map { stub in
+                let methodDistance = stub.request.method.map { $0 == request.method ? 0.0 : 1.0 } ?? 0
+                return (stub, (stub.request.url?.distance(request) ?? 0) * 2 + methodDistance)
+            }
+            .sorted { $0.1 < $1.1 }
+            .prefix(shortlist)
+            .map(\.0)
+        }
+        return
+            candidates
             .map { NearMiss(stub: $0, result: $0.request.evaluate(request)) }
             .sorted { $0.result.distance < $1.result.distance }
             .prefix(limit)
