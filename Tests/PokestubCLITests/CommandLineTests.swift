@@ -152,7 +152,8 @@ struct CommandLineTests {
 
         let folder = try TemporaryFolder()
         try folder.write("mappings/ok.json", #"{"request": {"urlPath": "/ok"}, "response": {}}"#)
-        try folder.write("mappings/syntax.json", "{\n  \"request\": {\n    \"urlPath\": \"/x\"\n    \"method\": \"GET\"\n  }\n}")
+        try folder.write(
+            "mappings/syntax.json", "{\n  \"request\": {\n    \"urlPath\": \"/x\"\n    \"method\": \"GET\"\n  }\n}")
         try folder.write(
             "mappings/field.json",
             "{\n  \"request\": {\"urlPath\": \"/y\"},\n  \"response\": {\"bodyFileName\": \"../../etc/passwd\"}\n}")
