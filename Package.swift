@@ -79,6 +79,13 @@ let package = Package(
             dependencies: ["PokestubClient", "PokestubTesting"],
             swiftSettings: swiftSettings
         ),
+        // Recording and replay against real upstreams on 127.0.0.1 (a scripted Python upstream and the PokeAPI dump).
+        .testTarget(
+            name: "PokestubRecordingTests",
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream"],
+            exclude: ["scripted_upstream.py"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PokemonClientTests",
             dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient"],

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubUpstream
 
 #if canImport(Glibc)
     import Glibc
@@ -25,12 +26,24 @@ enum ServeCommand {
           --stubs DIR                   stub folder (default stubs)
           --mode MODE                   replay | record | record-missing | proxy (default replay)
           --upstream URL                upstream base URL (default https://pokeapi.co)
+          --upstream-connect-timeout-ms N   upstream connect timeout (default 5000)
+          --upstream-timeout-ms N       upstream total timeout per request (default 30000)
+          --rewrite-upstream-links BOOL point upstream links in bodies at this server (default true)
+          --recording-redact-headers LIST           header values redacted in recordings
+          --recording-redact-query-parameters LIST  secret words in query parameter names
+          --recording-large-body-bytes N            bodies above this go to __files/ (default 65536)
           --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
           --log-level LEVEL             error | warning | notice | info | debug (default info)
           -h, --help                    print this help
 
+        Modes: replay answers from stubs only and never contacts the upstream; record sends every
+        request upstream and writes the answers as stubs; record-missing answers from stubs and
+        records what they miss; proxy answers from stubs and passes misses to the upstream without
+        writing. Upstream refused or unreachable gives 502, a timeout 504.
+
         Signals: SIGHUP reloads the stubs (a broken file keeps the previous stubs serving);
-        SIGINT and SIGTERM stop accepting, finish requests in flight, and exit 0.
+        SIGINT and SIGTERM stop accepting, finish requests in flight, and exit 0 (in a record mode,
+        after logging how many stubs are new, unchanged and changed).
 
         Exit statuses: 0 stopped by a signal, 64 usage error, 65 stub files have problems at start,
         69 cannot listen, 78 invalid configuration.
@@ -60,12 +73,6 @@ enum ServeCommand {
         } catch {
             throw CommandFailure(status: .configuration, message: error.description)
         }
-        guard configuration.mode == .replay else {
-            throw CommandFailure(
-                status: .configuration,
-                message: "invalid configuration mode: \(configuration.mode.rawValue) needs the recording support, "
-                    + "which this build does not have yet; use --mode replay")
-        }
         let logger = Logger(handler: StandardErrorLogHandler(), level: configuration.logLevel)
 
         let store = StubStore(root: configuration.stubs)
@@ -76,8 +83,17 @@ enum ServeCommand {
                 status: .dataError,
                 message: "cannot start: \(report.problems.count) problem(s) in \(configuration.stubs)\n\(lines)")
         }
+        // Created in every mode (recordings can start through the admin API); its threads start and its
+        // connections open only with the first forwarded request, so replay never contacts the upstream.
+        let upstreamClient = CurlUpstreamClient(
+            configuration: CurlUpstreamConfiguration(
+                connectTimeoutMilliseconds: configuration.upstreamConnectTimeoutMilliseconds,
+                timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
+            logger: logger)
         let engine = StubEngine(
-            store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode, logger: logger)
+            store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode,
+            upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
+            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, logger: logger)
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
             handler: engine, logger: logger)
@@ -112,6 +128,13 @@ enum ServeCommand {
         signalSources.forEach { $0.cancel() }
         logger.notice("stopping: finishing requests in flight")
         server.stop()
+        upstreamClient.shutdown()
+        if configuration.mode == .record || configuration.mode == .recordMissing
+            || engine.recordings.status != .neverStarted
+        {
+            logger.notice(
+                "recorded stubs in \(configuration.stubs): \(engine.recordings.lifetimeReport)")
+        }
         logger.notice("stopped")
         return .success
     }

@@ -14,6 +14,7 @@ import Foundation
 /// | `POST /__admin/requests/count`, `/find`, `/remove` | by request pattern |
 /// | `GET /__admin/requests/unmatched`, `/unmatched/near-misses` | what no stub answered |
 /// | `POST /__admin/reset` | journal and runtime stubs |
+/// | `POST /__admin/recordings/start`, `/stop`, `/snapshot`, `GET /__admin/recordings/status` | recording |
 ///
 /// Admin requests are not journaled. Every refusal is a 4xx with a JSON reason (``AdminError``).
 public struct AdminAPI: Sendable {
@@ -23,12 +24,20 @@ public struct AdminAPI: Sendable {
     let store: StubStore
     let journal: RequestJournal
     let info: ServerInfo
+    let recordings: RecordingController?
 
     /// Creates the admin API over a server's stubs and journal.
-    public init(store: StubStore, journal: RequestJournal, info: ServerInfo) {
+    ///
+    /// - Parameters:
+    ///   - store: The stubs.
+    ///   - journal: The request journal.
+    ///   - info: Facts about the server.
+    ///   - recordings: The recording state behind `/__admin/recordings/*`; without it those routes answer 404.
+    public init(store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: RecordingController? = nil) {
         self.store = store
         self.journal = journal
         self.info = info
+        self.recordings = recordings
     }
 
     /// Whether a request is for the admin API.
@@ -108,6 +117,9 @@ public struct AdminAPI: Sendable {
                 throw .notFound("no serve event with id \(id)")
             }
             return .json(.object([:]))
+        case ("POST", "recordings/start"), ("POST", "recordings/stop"), ("GET", "recordings/status"),
+            ("POST", "recordings/snapshot"):
+            return try recording(operation: parts[1], request)
         case ("POST", "reset"):
             journal.clear()
             store.resetToFiles()
@@ -126,7 +138,7 @@ public struct AdminAPI: Sendable {
     private static let knownShapes: Set<String> = [
         "health", "version", "mappings", "mappings/reset", "mappings/*", "requests", "requests/count",
         "requests/find", "requests/remove", "requests/unmatched", "requests/unmatched/near-misses", "requests/*",
-        "reset",
+        "reset", "recordings/start", "recordings/stop", "recordings/status", "recordings/snapshot",
     ]
 
     // MARK: Health

@@ -14,6 +14,15 @@ import Foundation
 /// | `upstream` | `POKESTUB_UPSTREAM` | `--upstream` | `https://pokeapi.co` |
 /// | `journal.maxEntries` | `POKESTUB_JOURNAL_MAX_ENTRIES` | `--journal-max-entries` | `10000` |
 /// | `logLevel` | `POKESTUB_LOG_LEVEL` | `--log-level` | `info` |
+/// | `upstreamConnectTimeoutMs` | `POKESTUB_UPSTREAM_CONNECT_TIMEOUT_MS` | `--upstream-connect-timeout-ms` | `5000` |
+/// | `upstreamTimeoutMs` | `POKESTUB_UPSTREAM_TIMEOUT_MS` | `--upstream-timeout-ms` | `30000` |
+/// | `rewriteUpstreamLinks` | `POKESTUB_REWRITE_UPSTREAM_LINKS` | `--rewrite-upstream-links` | `true` |
+/// | `recording.redactHeaders` | `POKESTUB_RECORDING_REDACT_HEADERS` | `--recording-redact-headers` | `Authorization, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token` |
+/// | `recording.redactQueryParameters` | `POKESTUB_RECORDING_REDACT_QUERY_PARAMETERS` | `--recording-redact-query-parameters` | `token, key, apikey, secret, password, …` |
+/// | `recording.largeBodyBytes` | `POKESTUB_RECORDING_LARGE_BODY_BYTES` | `--recording-large-body-bytes` | `65536` |
+///
+/// Lists are JSON arrays of strings in `config.json` and comma-separated elsewhere (an empty value turns
+/// redaction off). Booleans are `true` or `false`.
 ///
 /// A relative `stubs` path in `config.json` is relative to the folder of that file; elsewhere to the
 /// working directory.
@@ -32,12 +41,24 @@ public struct Configuration: Sendable, Equatable {
     public var journalMaxEntries = 10_000
     /// The least serious log level written.
     public var logLevel = LogLevel.info
+    /// The upstream connect timeout, in milliseconds.
+    public var upstreamConnectTimeoutMilliseconds = 5_000
+    /// The upstream total timeout per exchange, in milliseconds.
+    public var upstreamTimeoutMilliseconds = 30_000
+    /// Whether upstream links in served bodies point at pokestub (see ``LinkRewriter``).
+    public var rewriteUpstreamLinks = true
+    /// Redaction and body placement for recordings.
+    public var recording = RecordingOptions()
 
     /// The built-in defaults.
     public init() {}
 
     /// Every key, in the order of the table above.
-    public static let keys = ["host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel"]
+    public static let keys = [
+        "host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel", "upstreamConnectTimeoutMs",
+        "upstreamTimeoutMs", "rewriteUpstreamLinks", "recording.redactHeaders", "recording.redactQueryParameters",
+        "recording.largeBodyBytes",
+    ]
 
     /// The environment variable for a key: `journal.maxEntries` gives `POKESTUB_JOURNAL_MAX_ENTRIES`.
     public static func environmentVariable(for key: String) -> String {
@@ -82,7 +103,39 @@ public struct Configuration: Sendable, Equatable {
             }
             return parsed
         }
+        func bool() throws(ConfigurationError) -> Bool {
+            if case .bool(let flag) = value { return flag }
+            switch try text().trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true": return true
+            case "false": return false
+            default: throw fail("must be true or false, not \(value.textForMatching)")
+            }
+        }
+        func list() throws(ConfigurationError) -> [String] {
+            if case .array(let items) = value {
+                var names: [String] = []
+                for item in items {
+                    guard case .string(let name) = item else { throw fail("must be an array of strings") }
+                    names.append(name)
+                }
+                return names
+            }
+            return try text().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
         switch key {
+        case "upstreamConnectTimeoutMs":
+            upstreamConnectTimeoutMilliseconds = try integer(1...600_000)
+        case "upstreamTimeoutMs":
+            upstreamTimeoutMilliseconds = try integer(1...3_600_000)
+        case "rewriteUpstreamLinks":
+            rewriteUpstreamLinks = try bool()
+        case "recording.redactHeaders":
+            recording.redactedHeaders = try list()
+        case "recording.redactQueryParameters":
+            recording.redactedQueryWords = try list()
+        case "recording.largeBodyBytes":
+            recording.largeBodyBytes = try integer(0...(1 << 30))
         case "host":
             let host = try text()
             guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {

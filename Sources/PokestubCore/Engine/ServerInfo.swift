@@ -3,15 +3,20 @@ import Synchronization
 
 /// Facts about the running server that the admin API reports: base URL, mode, start time.
 public final class ServerInfo: Sendable {
-    /// The serve mode.
-    public let mode: ServeMode
+    /// The serve mode now: the configured one, or the one a recording started through the admin API set.
+    /// Reading it is one atomic load (it is read on every request).
+    public var mode: ServeMode {
+        get { ServeMode.allCases[modeIndex.load(ordering: .acquiring)] }
+        set { modeIndex.store(ServeMode.allCases.firstIndex(of: newValue) ?? 0, ordering: .releasing) }
+    }
+    private let modeIndex: Atomic<Int>
     /// When the server started.
     public let startedAt: Date
     private let baseURLState: Mutex<String>
 
     /// Creates the facts; the base URL is set once the server knows its port.
     public init(mode: ServeMode, startedAt: Date = Date(), baseURL: String = "http://127.0.0.1") {
-        self.mode = mode
+        modeIndex = Atomic(ServeMode.allCases.firstIndex(of: mode) ?? 0)
         self.startedAt = startedAt
         baseURLState = Mutex(baseURL)
     }

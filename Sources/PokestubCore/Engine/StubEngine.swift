@@ -13,10 +13,14 @@ public final class StubEngine: HTTPHandler {
     public let journal: RequestJournal
     /// The admin API.
     public let admin: AdminAPI
-    /// The serve mode.
-    public let mode: ServeMode
+    /// The serve mode now (the configured one, or a record mode started through the admin API).
+    public var mode: ServeMode { info.mode }
     /// Facts about the running server (base URL, mode, start time).
     public let info: ServerInfo
+    /// Upstream calls, recordings and the state of `/__admin/recordings/*`.
+    public let recordings: RecordingController
+    /// Points upstream links in served bodies at this server, or `nil` when `rewriteUpstreamLinks` is off.
+    public let linkRewriter: LinkRewriter?
     private let logger: Logger
 
     /// Creates an engine.
@@ -25,14 +29,28 @@ public final class StubEngine: HTTPHandler {
     ///   - store: The stubs to serve.
     ///   - journalCapacity: The most serve events kept (0 turns the journal off).
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
+    ///   - upstream: The upstream base URL, e.g. `https://pokeapi.co` (config `upstream`).
+    ///   - upstreamClient: Sends requests upstream; without one, forwarded requests get 502.
+    ///   - recording: Redaction and body placement for recordings.
+    ///   - rewriteUpstreamLinks: Whether links to the upstream in served bodies point at this server (see
+    ///     ``LinkRewriter``). Off unless asked for, so an embedded engine serves stub bodies exactly as written;
+    ///     `pokestub serve` turns it on from the config key `rewriteUpstreamLinks`, whose default is `true`.
     ///   - logger: Where to log.
-    public init(store: StubStore, journalCapacity: Int, mode: ServeMode = .replay, logger: Logger = .disabled) {
+    public init(
+        store: StubStore, journalCapacity: Int, mode: ServeMode = .replay, upstream: String = "https://pokeapi.co",
+        upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
+        rewriteUpstreamLinks: Bool = false, logger: Logger = .disabled
+    ) {
         self.store = store
-        self.mode = mode
         self.logger = logger
         journal = RequestJournal(capacity: journalCapacity)
         info = ServerInfo(mode: mode)
-        admin = AdminAPI(store: store, journal: journal, info: info)
+        linkRewriter =
+            rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil
+        recordings = RecordingController(
+            store: store, info: info, upstream: upstream, client: upstreamClient, options: recording,
+            rewriter: linkRewriter, logger: logger)
+        admin = AdminAPI(store: store, journal: journal, info: info, recordings: recordings)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
@@ -41,12 +59,19 @@ public final class StubEngine: HTTPHandler {
         }
         let started = ContinuousClock.now
         let receivedAt = Date()
+        let mode = info.mode
+        if mode == .record {
+            return forward(request, record: recordings.shouldRecord(request), receivedAt: receivedAt, started: started)
+        }
         let index = store.index
         let response: HTTPResponse
         var reference: ServeEvent.StubReference?
         if let match = index.match(request) {
-            response = match.response
+            response = linkRewriter?.rewrite(match.response) ?? match.response
             reference = match.stub
+        } else if mode != .replay {
+            let record = mode == .recordMissing && recordings.shouldRecord(request)
+            return forward(request, record: record, receivedAt: receivedAt, started: started)
         } else {
             let nearMisses = NearMiss.closest(to: request, in: index)
             response = .text(NearMiss.report(for: request, nearMisses: nearMisses), status: 404)

@@ -1,0 +1,211 @@
+import Foundation
+import Synchronization
+
+/// Points upstream links inside served bodies at pokestub itself, so a client that follows `next`,
+/// `previous` or any `url` field stays on the stub server.
+///
+/// Recordings keep the upstream's absolute links exactly as the upstream sent them (`https://pokeapi.co/
+/// api/v2/ability/65/`); the shipped stubs in `stubs/` hold the same kind of links. Storing them unchanged
+/// keeps recordings faithful, diffable against the live API and independent of the port pokestub happens
+/// to run on. At serve time every occurrence of an upstream base URL (the configured `upstream`,
+/// `https://pokeapi.co`, and any `targetBaseUrl` recorded from at run time) followed by `/`, `"`, `?`, `#`
+/// or the end of a token is replaced with the daemon's base URL (``ServerInfo/baseURL``), in bodies and in
+/// the `Location` header of redirects. JSON's escaped form (`https:\/\/pokeapi.co`) is handled too.
+///
+/// The rewritten body is prepared once per body and base URL and cached, keyed by the identity of the
+/// stub's ``ResponseBody``: after the first request, serving costs one uncontended lock and one dictionary
+/// lookup, and a body without upstream links is served as it is (no copy). Binary bodies (images, audio,
+/// archives) are never touched. Turn the whole thing off with the config key `rewriteUpstreamLinks: false`.
+public final class LinkRewriter: Sendable {
+    private let info: ServerInfo
+    private let state: Mutex<State>
+
+    private struct State {
+        var bases: [String]
+        var cache: [ObjectIdentifier: Entry] = [:]
+        var pruneAt = 1_024
+    }
+
+    private struct Entry {
+        /// The body the entry was made for; weak so replaced stubs free their memory.
+        weak var source: ResponseBody?
+        /// Whether the body holds any upstream link.
+        var hasLinks: Bool
+        /// The base URL `rewritten` points at.
+        var target: String
+        var rewritten: ResponseBody?
+    }
+
+    /// Creates a rewriter.
+    ///
+    /// - Parameters:
+    ///   - upstreamBases: Upstream base URLs to replace, e.g. `["https://pokeapi.co"]`; empty ones and
+    ///     duplicates are ignored, a trailing `/` is dropped.
+    ///   - info: Where the daemon's own base URL is read, at the first request after it changes.
+    public init(upstreamBases: [String], info: ServerInfo) {
+        self.info = info
+        state = Mutex(State(bases: LinkRewriter.normalized(upstreamBases)))
+    }
+
+    /// The upstream base URLs being replaced.
+    public var upstreamBases: [String] {
+        state.withLock { $0.bases }
+    }
+
+    /// Adds an upstream base URL to replace (a `targetBaseUrl` recorded from at run time); clears the cache
+    /// when it is new.
+    ///
+    /// - Parameter base: The base URL, e.g. `http://127.0.0.1:9000`.
+    public func addUpstreamBase(_ base: String) {
+        state.withLock { state in
+            let updated = LinkRewriter.normalized(state.bases + [base])
+            if updated != state.bases {
+                state.bases = updated
+                state.cache = [:]
+            }
+        }
+    }
+
+    /// A stub's response with upstream links pointing at the daemon, from the cache after the first time.
+    ///
+    /// - Parameter response: The stub's response (its body object is the cache key).
+    /// - Returns: The response to send; the same body object when there is nothing to rewrite.
+    public func rewrite(_ response: HTTPResponse) -> HTTPResponse {
+        var result = response
+        rewriteLocation(&result)
+        let body = response.body
+        guard body.count >= 8 else { return result }
+        let key = ObjectIdentifier(body)
+        let cached: Entry? = state.withLock { state in
+            guard let entry = state.cache[key], entry.source === body else { return nil }
+            return entry
+        }
+        if let cached, !cached.hasLinks { return result }
+        let target = info.baseURL
+        if let cached, cached.target == target, let rewritten = cached.rewritten {
+            result.body = rewritten
+            return result
+        }
+        let bases = upstreamBases
+        var entry = Entry(source: body, hasLinks: false, target: target, rewritten: nil)
+        if !LinkRewriter.isBinary(response.headers["Content-Type"]),
+            let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
+        {
+            entry.hasLinks = true
+            entry.rewritten = ResponseBody(data)
+            result.body = entry.rewritten!
+        }
+        state.withLock { state in
+            guard state.bases == bases else { return }
+            state.cache[key] = entry
+            if state.cache.count >= state.pruneAt {
+                state.cache = state.cache.filter { $0.value.source != nil }
+                state.pruneAt = max(1_024, state.cache.count * 2)
+            }
+        }
+        return result
+    }
+
+    /// A proxied response with upstream links pointing at the daemon, computed now (not cached).
+    ///
+    /// - Parameter response: The response built from the upstream's.
+    /// - Returns: The response to send.
+    public func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
+        var result = response
+        rewriteLocation(&result)
+        if !LinkRewriter.isBinary(response.headers["Content-Type"]),
+            let data = LinkRewriter.rewrite(response.body.data, bases: upstreamBases, to: info.baseURL)
+        {
+            result.body = ResponseBody(data)
+        }
+        return result
+    }
+
+    private func rewriteLocation(_ response: inout HTTPResponse) {
+        guard (300..<400).contains(response.status) || response.status == 201,
+            let location = response.headers["Location"]
+        else { return }
+        let data = Data(location.utf8)
+        if let rewritten = LinkRewriter.rewrite(data, bases: upstreamBases, to: info.baseURL) {
+            response.headers.replace(name: "Location", value: String(decoding: rewritten, as: UTF8.self))
+        }
+    }
+
+    /// Replaces upstream base URLs in bytes.
+    ///
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - bases: Base URLs to replace, without trailing `/`.
+    ///   - target: The base URL to put instead, without trailing `/`.
+    /// - Returns: The new bytes, or `nil` when nothing was replaced.
+    public static func rewrite(_ data: Data, bases: [String], to target: String) -> Data? {
+        var patterns: [(needle: [UInt8], replacement: [UInt8])] = []
+        for base in bases where base != target {
+            patterns.append((Array(base.utf8), Array(target.utf8)))
+            let escaped = base.replacingOccurrences(of: "/", with: "\\/")
+            if escaped != base {
+                patterns.append((Array(escaped.utf8), Array(target.replacingOccurrences(of: "/", with: "\\/").utf8)))
+            }
+        }
+        guard !patterns.isEmpty else { return nil }
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Data? in
+            var output: [UInt8] = []
+            var copiedUpTo = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                var matched: (length: Int, replacement: [UInt8])?
+                if bytes[index] == UInt8(ascii: "h") {
+                    for pattern in patterns where index + pattern.needle.count <= count {
+                        var equal = true
+                        for (offset, byte) in pattern.needle.enumerated() where bytes[index + offset] != byte {
+                            equal = false
+                            break
+                        }
+                        guard equal else { continue }
+                        let end = index + pattern.needle.count
+                        if end == count || boundaryBytes.contains(bytes[end]) {
+                            matched = (pattern.needle.count, pattern.replacement)
+                            break
+                        }
+                    }
+                }
+                if let matched {
+                    if output.isEmpty { output.reserveCapacity(count + count / 8) }
+                    output.append(contentsOf: bytes[copiedUpTo..<index])
+                    output.append(contentsOf: matched.replacement)
+                    index += matched.length
+                    copiedUpTo = index
+                } else {
+                    index += 1
+                }
+            }
+            guard copiedUpTo > 0 else { return nil }
+            output.append(contentsOf: bytes[copiedUpTo..<count])
+            return Data(output)
+        }
+    }
+
+    /// Bytes that may follow a base URL for it to be a link to that host (not `https://pokeapi.co.evil`).
+    private static let boundaryBytes: Set<UInt8> = Set("/\"?#'\\ <>),\n\r\t]}".utf8)
+
+    /// Whether a content type is binary, so its body is never searched.
+    static func isBinary(_ contentType: String?) -> Bool {
+        guard let type = contentType?.asciiLowercased else { return false }
+        return [
+            "image/", "audio/", "video/", "font/", "application/octet-stream", "application/pdf", "application/zip",
+            "application/gzip", "application/x-protobuf", "application/wasm",
+        ].contains { type.hasPrefix($0) } && !type.hasPrefix("image/svg")
+    }
+
+    private static func normalized(_ bases: [String]) -> [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        for base in bases {
+            let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+            guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
+            result.append(trimmed)
+        }
+        return result
+    }
+}

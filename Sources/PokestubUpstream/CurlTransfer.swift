@@ -1,0 +1,62 @@
+import CCurl
+import Foundation
+import PokestubCore
+
+/// What libcurl's callbacks fill during one transfer: the body and the header fields of the last response.
+///
+/// Used by one worker thread only, for one transfer; the callbacks reach it through their user-data pointer.
+final class CurlTransfer {
+    var body = Data()
+    var fields: [(name: String, value: String)] = []
+    let maxBodyBytes: Int
+    var bodyTooLarge = false
+
+    init(maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// `CURLOPT_WRITEFUNCTION`: appends body bytes (already decoded), refusing more than the limit.
+    static let writeBody: pokestub_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard let data, length > 0 else { return 0 }
+        if transfer.body.count + length > transfer.maxBodyBytes {
+            transfer.bodyTooLarge = true
+            return 0  // libcurl stops with CURLE_WRITE_ERROR
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.body.append($0, count: length) }
+        return length
+    }
+
+    /// `CURLOPT_HEADERFUNCTION`: one header line per call, status lines included; a status line starts a new
+    /// response (after `100 Continue`), so earlier fields are dropped.
+    static let readHeader: pokestub_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard let data, length > 0 else { return length }
+        var bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: length))
+        // Trim CR and LF as bytes: a Swift String treats "\r\n" as one Character.
+        while let last = bytes.last, last == 0x0D || last == 0x0A { bytes.removeLast() }
+        transfer.addHeaderLine(bytes)
+        return length
+    }
+
+    /// Adds one header line, without its line ending.
+    func addHeaderLine(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if bytes.starts(with: Array("HTTP/".utf8)) {
+            fields = []
+            return
+        }
+        if bytes[0] == 0x20 || bytes[0] == 0x09, !fields.isEmpty {
+            // Obsolete line folding (RFC 9112 §5.2): a continuation of the previous value.
+            let continuation = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            fields[fields.count - 1].value += " " + continuation
+            return
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self)
+        let value = String(decoding: bytes[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        fields.append((name: name, value: value))
+    }
+}

@@ -1,0 +1,207 @@
+import CCurl
+import Dispatch
+import Foundation
+import PokestubCore
+import Synchronization
+
+/// An ``UpstreamClient`` built on libcurl's easy interface.
+///
+/// A pool of worker threads, each owning one easy handle for its whole life: libcurl keeps a connection
+/// cache per handle, so sequential requests to the same upstream reuse connections (libcurl cannot share
+/// connections between threads that transfer concurrently through `curl_share`, so each worker has its own).
+/// ``send(_:completion:)`` only queues the exchange; a worker performs it and calls the completion, so no
+/// server thread ever waits on the upstream. The threads start with the first request: a server that never
+/// forwards (replay) never starts them and never opens a connection.
+///
+/// Every transfer:
+/// - sets `CURLOPT_NOSIGNAL` (timeouts without `SIGALRM`, required with threads) and the connect and total
+///   timeouts of ``CurlUpstreamConfiguration``;
+/// - does not follow redirects: a 301 comes back as a 301;
+/// - verifies TLS peers and host names against the system CA store libcurl was built with
+///   (`/etc/ssl/certs/ca-certificates.crt` on Debian);
+/// - advertises every content encoding this libcurl can decode (`CURLOPT_ACCEPT_ENCODING` set to `""`:
+///   gzip and deflate with zlib, br with brotli, zstd) and hands back the decoded body;
+/// - sends the method, the URL as given (`CURLOPT_PATH_AS_IS`, no re-encoding), the body, and the given
+///   header fields, with `Accept`, `Content-Type` and `Expect` defaults of libcurl suppressed so only what
+///   the client sent goes out; `Host` comes from the URL;
+/// - only speaks http and https (`CURLOPT_PROTOCOLS_STR`).
+///
+/// After each transfer the handle's `WRITEDATA`, `HEADERDATA` and `HTTPHEADER` are cleared, and
+/// `curl_easy_reset` starts the next transfer from defaults while keeping the connection cache.
+///
+/// ```swift
+/// let client = CurlUpstreamClient(configuration: CurlUpstreamConfiguration(timeoutMilliseconds: 10_000))
+/// defer { client.shutdown() }
+/// client.send(UpstreamRequest(method: "GET", url: "https://pokeapi.co/api/v2/pokemon/1/")) { print($0) }
+/// ```
+public final class CurlUpstreamClient: UpstreamClient {
+    /// Timeouts, pool size and limits.
+    public let configuration: CurlUpstreamConfiguration
+    private let logger: Logger
+    private let queue: CurlJobQueue
+    private let state = Mutex(Lifecycle.idle)
+    private let finished = DispatchSemaphore(value: 0)
+    private let transferCount = Atomic<Int>(0)
+    private let connectionCount = Atomic<Int>(0)
+
+    private enum Lifecycle {
+        case idle
+        case running
+        case stopped
+    }
+
+    /// Creates a client; no thread starts and no connection opens until the first request.
+    ///
+    /// - Parameters:
+    ///   - configuration: Timeouts, pool size and limits.
+    ///   - logger: Where transfer failures are logged at debug level.
+    public init(configuration: CurlUpstreamConfiguration = CurlUpstreamConfiguration(), logger: Logger = .disabled) {
+        _ = CurlUpstreamClient.globalInit
+        self.configuration = configuration
+        self.logger = logger
+        queue = CurlJobQueue()
+    }
+
+    deinit {
+        _ = queue.close(wakeups: configuration.workers)
+    }
+
+    /// `curl_global_init`, once per process, before any handle exists.
+    private static let globalInit: Void = {
+        _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    /// The content encodings this libcurl decodes, of gzip, deflate, br and zstd.
+    public static var supportedEncodings: [String] {
+        ["gzip", "deflate", "br", "zstd"].filter { pokestub_curl_supports_encoding($0) != 0 }
+    }
+
+    /// libcurl's version, e.g. `7.88.1`.
+    public static var libcurlVersion: String { String(cString: pokestub_curl_version_number()) }
+
+    /// Transfers performed, and connections libcurl had to open for them (`CURLINFO_NUM_CONNECTS`): fewer
+    /// connections than transfers means connections were reused.
+    public var statistics: (transfers: Int, connectionsOpened: Int) {
+        (transferCount.load(ordering: .relaxed), connectionCount.load(ordering: .relaxed))
+    }
+
+    public func send(
+        _ request: UpstreamRequest,
+        completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
+    ) {
+        let startWorkers: Bool = state.withLock { state in
+            guard case .idle = state else { return false }
+            state = .running
+            return true
+        }
+        if startWorkers {
+            for number in 0..<configuration.workers { startWorker(number) }
+        }
+        let job = CurlJob(request: request, completion: completion)
+        if !queue.push(job) {
+            completion(
+                .failure(UpstreamError(kind: .failed, url: request.url, message: "the upstream client was shut down")))
+        }
+    }
+
+    /// Stops the workers after the transfers in progress; queued requests fail with 502 material.
+    ///
+    /// - Parameter timeout: How long to wait for transfers in progress (they end by their own timeouts).
+    public func shutdown(timeout: Duration = .seconds(5)) {
+        let wasRunning: Bool = state.withLock { state in
+            defer { state = .stopped }
+            if case .running = state { return true }
+            return false
+        }
+        for job in queue.close(wakeups: configuration.workers) {
+            job.completion(
+                .failure(
+                    UpstreamError(kind: .failed, url: job.request.url, message: "the upstream client was shut down")))
+        }
+        guard wasRunning else { return }
+        let deadline = DispatchTime.now() + .milliseconds(Int(timeout.components.seconds * 1000))
+        for _ in 0..<configuration.workers where finished.wait(timeout: deadline) == .timedOut { break }
+    }
+
+    private func startWorker(_ number: Int) {
+        let queue = self.queue
+        let configuration = self.configuration
+        let finished = self.finished
+        let counters = Counters(client: self)
+        let thread = Thread {
+            let worker = CurlWorker(configuration: configuration)
+            while let job = queue.pop() {
+                let result = worker.perform(job.request)
+                counters.record(transfers: 1, connections: worker.lastConnectionCount)
+                job.completion(result)
+            }
+            worker.close()
+            finished.signal()
+        }
+        thread.name = "pokestub-upstream-\(number)"
+        thread.start()
+    }
+
+    /// Adds to the client's counters without keeping the client alive from its threads.
+    private struct Counters: Sendable {
+        weak var client: CurlUpstreamClient?
+
+        func record(transfers: Int, connections: Int) {
+            client?.transferCount.add(transfers, ordering: .relaxed)
+            client?.connectionCount.add(connections, ordering: .relaxed)
+        }
+    }
+}
+
+/// One queued exchange.
+struct CurlJob: Sendable {
+    let request: UpstreamRequest
+    let completion: @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
+}
+
+/// The workers' queue: a `Mutex`-guarded list and a semaphore counting what is in it.
+final class CurlJobQueue: Sendable {
+    private let state = Mutex((jobs: [CurlJob](), closed: false))
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Queues a job; `false` when the queue is closed.
+    func push(_ job: CurlJob) -> Bool {
+        let accepted = state.withLock { state in
+            guard !state.closed else { return false }
+            state.jobs.append(job)
+            return true
+        }
+        if accepted { available.signal() }
+        return accepted
+    }
+
+    /// Waits for a job; `nil` once the queue is closed.
+    func pop() -> CurlJob? {
+        while true {
+            available.wait()
+            let (job, closed): (CurlJob?, Bool) = state.withLock { state in
+                if state.closed { return (nil, true) }
+                return (state.jobs.isEmpty ? nil : state.jobs.removeFirst(), false)
+            }
+            if closed { return nil }
+            if let job { return job }
+        }
+    }
+
+    /// Closes the queue, wakes the waiting workers, and returns the jobs nobody took.
+    ///
+    /// - Parameter wakeups: The number of workers that may be waiting.
+    func close(wakeups: Int) -> [CurlJob] {
+        let (jobs, wasClosed) = state.withLock { state in
+            defer {
+                state.jobs = []
+                state.closed = true
+            }
+            return (state.jobs, state.closed)
+        }
+        guard !wasClosed else { return jobs }
+        // One wake-up per worker: each sees the queue closed and stops waiting.
+        for _ in 0..<wakeups { available.signal() }
+        return jobs
+    }
+}

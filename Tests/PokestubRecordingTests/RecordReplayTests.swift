@@ -1,0 +1,223 @@
+import Foundation
+import PokestubCore
+import PokestubUpstream
+import Testing
+
+@Suite("Recording through libcurl and replaying with the upstream stopped")
+struct RecordReplayTests {
+    /// Records `targets` in `mode`, stops the upstream, replays from the same folder, and returns what the
+    /// recording run and the replay run answered.
+    private func recordThenReplay(
+        _ targets: [String], mode: ServeMode = .recordMissing, folder: TemporaryFolder
+    ) async throws -> (recorded: [UpstreamResponse], replayed: [UpstreamResponse], upstream: ScriptedUpstream) {
+        let upstream = try ScriptedUpstream()
+        let recorder = try RecordingServer(root: folder.path, mode: mode, upstream: upstream.baseURL)
+        var recorded: [UpstreamResponse] = []
+        for target in targets { recorded.append(try await recorder.send("GET", target)) }
+        recorder.stop()
+        upstream.stop()
+        let replayer = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
+        defer { replayer.stop() }
+        var replayed: [UpstreamResponse] = []
+        for target in targets { replayed.append(try await replayer.send("GET", target)) }
+        return (recorded, replayed, upstream)
+    }
+
+    @Test("compressed bodies are written decoded and replayed byte for byte without Content-Encoding")
+    func compressed() async throws {
+        let folder = try TemporaryFolder()
+        let (recorded, replayed, _) = try await recordThenReplay(["/gzip", "/deflate", "/br"], folder: folder)
+        for (index, name) in ["gzip", "deflate", "br"].enumerated() {
+            #expect(recorded[index].status == 200)
+            #expect(replayed[index].status == 200)
+            #expect(replayed[index].body == recorded[index].body, "\(name)")
+            #expect(try JSONValue.parse(replayed[index].body)["from"] == .string("/" + name))
+            #expect(replayed[index].headers["Content-Encoding"] == nil)
+            #expect(replayed[index].headers["Content-Length"] == String(replayed[index].body.count))
+            let mapping = try folder.json("mappings/\(name).GET.json")
+            #expect(mapping["response"]?["jsonBody"]?["n"] == .integer(42))
+            #expect(mapping["response"]?["headers"]?["Content-Encoding"] == nil)
+            #expect(mapping["response"]?["headers"]?["Vary"] == .string("Accept-Encoding"))
+        }
+    }
+
+    @Test("a chunked text body and a binary PNG replay byte for byte")
+    func chunkedAndBinary() async throws {
+        let folder = try TemporaryFolder()
+        let (recorded, replayed, _) = try await recordThenReplay(["/chunked", "/sprite.png"], folder: folder)
+        #expect(recorded[0].body == Data("first line\nsecond line, café ☃\n".utf8))
+        #expect(replayed[0].body == recorded[0].body)
+        #expect(
+            try folder.json("mappings/chunked.GET.json")["response"]?["body"]
+                == .string("first line\nsecond line, café ☃\n"))
+        #expect(try folder.json("mappings/chunked.GET.json")["response"]?["headers"]?["Transfer-Encoding"] == nil)
+        #expect(recorded[1].body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(replayed[1].body == recorded[1].body)
+        #expect(replayed[1].headers["Content-Type"] == "image/png")
+        #expect(try folder.data("__files/sprite.png.GET.png") == recorded[1].body)
+        #expect(
+            try folder.json("mappings/sprite.png.GET.json")["response"]?["bodyFileName"]
+                == .string("sprite.png.GET.png"))
+    }
+
+    @Test("a 301 is recorded, not followed, and its Location points at pokestub when served")
+    func redirect() async throws {
+        let folder = try TemporaryFolder()
+        let (recorded, replayed, upstream) = try await recordThenReplay(["/redirect"], folder: folder)
+        #expect(upstream.requests("GET /target") == 0)
+        #expect(recorded[0].status == 301)
+        #expect(replayed[0].status == 301)
+        let mapping = try folder.json("mappings/redirect.GET.json")
+        #expect(mapping["response"]?["headers"]?["Location"] == .string(upstream.baseURL + "/target"))
+        #expect(replayed[0].headers["Location"]?.hasSuffix("/target") == true)
+        #expect(replayed[0].headers["Location"]?.hasPrefix(upstream.baseURL) == false)
+    }
+
+    @Test("several Set-Cookie fields stay separate and redacted; volatile headers are not written")
+    func cookiesAndVolatile() async throws {
+        let folder = try TemporaryFolder()
+        let (_, replayed, _) = try await recordThenReplay(["/cookies", "/volatile"], folder: folder)
+        #expect(
+            replayed[0].headers.values(for: "Set-Cookie") == [
+                "session=<redacted>; Path=/; HttpOnly", "theme=<redacted>; Path=/", "tracking=<redacted>; Max-Age=60",
+            ])
+        let volatile = try folder.json("mappings/volatile.GET.json")["response"]?["headers"]?.objectValue ?? [:]
+        #expect(Set(volatile.keys) == ["Cache-Control", "Content-Type", "ETag", "Server"])
+    }
+
+    @Test("upstream links in bodies point at pokestub when served and stay as recorded on disk")
+    func links() async throws {
+        let folder = try TemporaryFolder()
+        let (recorded, replayed, upstream) = try await recordThenReplay(["/links"], folder: folder)
+        let onDisk = try folder.json("mappings/links.GET.json")["response"]?["jsonBody"]
+        #expect(onDisk?["next"] == .string(upstream.baseURL + "/api/v2/pokemon/?offset=20&limit=20"))
+        for response in [recorded[0], replayed[0]] {
+            let json = try JSONValue.parse(response.body)
+            let next = json["next"]?.stringValue ?? ""
+            #expect(next.hasPrefix("http://127.0.0.1:") && !next.hasPrefix(upstream.baseURL), "\(next)")
+            #expect(next.hasSuffix("/api/v2/pokemon/?offset=20&limit=20"))
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(!text.contains("https://pokeapi.co/api"), "pokeapi.co links are rewritten too")
+            #expect(text.contains("https://pokeapi.co.evil.example/x"))
+        }
+    }
+
+    @Test("a slow upstream gives 504, a refused one 502, a cut-off one 502; journaled, nothing written")
+    func failures() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(
+            root: folder.path, mode: .record, upstream: upstream.baseURL, timeoutMilliseconds: 700)
+        defer { server.stop() }
+        let slow = try await server.send("GET", "/slow?ms=3000")
+        #expect(slow.status == 504)
+        let slowJSON = try JSONValue.parse(slow.body)
+        #expect(slowJSON["upstream"] == .string(upstream.baseURL))
+        #expect(slowJSON["error"] == .string("timeout"))
+        #expect(slowJSON["url"] == .string(upstream.baseURL + "/slow?ms=3000"))
+        let cut = try await server.send("GET", "/cut")
+        #expect(cut.status == 502)
+        #expect(try JSONValue.parse(cut.body)["error"] == .string("failed"))
+        let port = try ClosedPort.make()
+        let refusing = try RecordingServer(
+            root: folder.path, mode: .recordMissing, upstream: "http://127.0.0.1:\(port)")
+        defer { refusing.stop() }
+        let refused = try await refusing.send("GET", "/api/v2/pokemon/1/")
+        #expect(refused.status == 502)
+        let refusedJSON = try JSONValue.parse(refused.body)
+        #expect(refusedJSON["upstream"] == .string("http://127.0.0.1:\(port)"))
+        #expect(refusedJSON["error"] == .string("unreachable"))
+        #expect((refusedJSON["message"]?.stringValue ?? "").contains("onnect"))
+        #expect(folder.files.isEmpty, "\(folder.files)")
+        let (_, journal) = try await server.admin("GET", "/requests")
+        let statuses = journal["requests"].flatMap { value -> [JSONValue]? in
+            if case .array(let items) = value { return items.compactMap { $0["response"]?["status"] } }
+            return nil
+        }
+        #expect(statuses == [.integer(502), .integer(504)])
+        #expect(try await refusing.admin("GET", "/requests/unmatched").1["requests"] != .array([]))
+    }
+
+    @Test("concurrent identical misses make one upstream call and one file")
+    func concurrentMisses() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
+        defer { server.stop() }
+        let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<8 { group.addTask { try await server.send("GET", "/counter").body } }
+            return try await group.reduce(into: [Data]()) { $0.append($1) }
+        }
+        #expect(upstream.requests("GET /counter") == 1)
+        #expect(Set(bodies).count == 1)
+        #expect(try JSONValue.parse(bodies[0])["calls"] == .integer(1))
+        #expect(folder.files == ["mappings/counter.GET.json"])
+        let again = try await server.send("GET", "/counter")
+        #expect(again.body == bodies[0])
+        #expect(upstream.requests("GET /counter") == 1)
+    }
+
+    @Test("replay makes no upstream connection at all, not even for a miss")
+    func replayStaysOffline() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
+        defer { server.stop() }
+        let miss = try await server.send("GET", "/gzip")
+        #expect(miss.status == 404)
+        #expect(server.client.statistics.transfers == 0)
+        #expect(upstream.connections == 0)
+        #expect(folder.files.isEmpty)
+    }
+
+    @Test("proxy mode forwards misses, serves stubs, and writes nothing")
+    func proxy() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .proxy, upstream: upstream.baseURL)
+        defer { server.stop() }
+        let proxied = try await server.send("GET", "/br")
+        #expect(proxied.status == 200)
+        #expect(proxied.headers["Content-Encoding"] == nil)
+        #expect(try JSONValue.parse(proxied.body)["from"] == .string("/br"))
+        let stub = #"{"request": {"url": "/stubbed"}, "response": {"status": 200, "body": "local"}}"#
+        #expect(try await server.admin("POST", "/mappings", json: stub).0 == 201)
+        #expect(String(decoding: try await server.send("GET", "/stubbed").body, as: UTF8.self) == "local")
+        #expect(upstream.requests("GET /stubbed") == 0)
+        #expect(folder.files.isEmpty)
+    }
+
+    @Test("record mode re-records every request in place and reports new, unchanged and changed")
+    func reRecording() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .record, upstream: upstream.baseURL)
+        defer { server.stop() }
+        _ = try await server.send("GET", "/version?v=1")
+        _ = try await server.send("GET", "/gzip")
+        let (_, first) = try await server.admin("POST", "/recordings/stop")
+        #expect(first["report"]?["new"] == .integer(2))
+        #expect(server.engine.mode == .replay)
+        let files = folder.files
+        #expect(
+            try await server.admin("POST", "/recordings/start", json: "{\"targetBaseUrl\": \"\(upstream.baseURL)\"}").0
+                == 200)
+        _ = try await server.send("GET", "/gzip")
+        _ = try await server.send("GET", "/version?v=2")
+        _ = try await server.send("GET", "/version?v=1")
+        #expect(upstream.requests("GET /gzip") == 2, "record mode forwards even what a stub answers")
+        let (status, second) = try await server.admin("POST", "/recordings/stop")
+        #expect(status == 200)
+        #expect(
+            second["report"]
+                == .object(["new": .integer(1), "unchanged": .integer(2), "changed": .integer(0), "total": .integer(3)])
+        )
+        #expect(folder.files.count == files.count + 1)
+        #expect(server.engine.recordings.lifetimeReport == RecordingReport(new: 3, unchanged: 0, changed: 0))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `scripted_upstream.py` run as a child process on 127.0.0.1 with a port it picks: the scripted routes, or
+/// with `staticRoot` the PokeAPI dump. It logs every TCP connection it accepts to a file, so tests can count
+/// pokestub's connections without opening any themselves. Always stopped by ``stop()`` or at deinit.
+final class ScriptedUpstream: Sendable {
+    let port: Int
+    private let process: Process
+    private let logPath: String
+
+    /// The script, next to this file.
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("scripted_upstream.py").path
+
+    /// Starts the upstream and waits (at most 10 s) for it to report its port.
+    ///
+    /// - Parameter staticRoot: A PokeAPI dump folder to serve instead of the scripted routes.
+    init(staticRoot: String? = nil) throws {
+        logPath =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("pokestub-upstream-\(UUID().uuidString).log").path
+        FileManager.default.createFile(atPath: logPath, contents: Data())
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [ScriptedUpstream.script, logPath] + (staticRoot.map { ["--static", $0] } ?? [])
+        process.environment = ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let buffer = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            buffer.withLock { $0 += text }
+        }
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(10)
+        var found: Int?
+        while found == nil && ContinuousClock.now < deadline && process.isRunning {
+            let text = buffer.withLock { $0 }
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
+                found = Int(line.dropFirst(5))
+            } else {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        output.fileHandleForReading.readabilityHandler = nil
+        guard let found else {
+            process.terminate()
+            throw TestFailure("the scripted upstream did not start (\(buffer.withLock { $0 }))")
+        }
+        port = found
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Lines of the connection log.
+    private var logLines: [Substring] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n")
+    }
+
+    /// TCP connections accepted so far.
+    var connections: Int { logLines.filter { $0 == "connection" }.count }
+
+    /// Requests received so far for a path with query (`GET /slow?ms=10`), or all requests.
+    func requests(_ target: String? = nil) -> Int {
+        logLines.filter { line in
+            guard line.hasPrefix("request ") else { return false }
+            guard let target else { return true }
+            return line.dropFirst("request ".count) == target
+        }.count
+    }
+
+    /// Stops the process with SIGKILL (SIGTERM may be ignored: an ignored signal stays ignored across exec,
+    /// and the script has nothing to clean up) and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+}
+
+/// A failure in the test harness itself.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
