@@ -22,31 +22,12 @@ public final class ResponseBody: @unchecked Sendable {
         count_ = data.count
     }
 
-    /// Reads a file straight into a fixed buffer: one copy of the bytes in memory, never two.
+    /// Reads a file into a fixed buffer.
     ///
     /// - Parameter path: The file.
-    /// - Throws: `CocoaError(.fileReadUnknown)` when the file cannot be opened or changes size while read.
-    public init(contentsOfFile path: String) throws {
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 1)
-        count_ = size
-        // Every stored property is set: a throw from here on runs deinit, which frees the buffer.
-        guard let stream = InputStream(fileAtPath: path) else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
-        stream.open()
-        defer { stream.close() }
-        var filled = 0
-        let bytes = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        while filled < size {
-            let read = stream.read(bytes + filled, maxLength: size - filled)
-            guard read > 0 else { break }
-            filled += read
-        }
-        var extra: UInt8 = 0
-        guard filled == size, stream.read(&extra, maxLength: 1) <= 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+    /// - Throws: The error of `Data(contentsOf:)` when the file cannot be read.
+    public convenience init(contentsOfFile path: String) throws {
+        self.init(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// Copies UTF-8 text into a fixed buffer.

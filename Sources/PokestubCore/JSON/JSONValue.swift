@@ -104,9 +104,13 @@ extension JSONValue {
 
     /// Converts the output of `JSONSerialization` into a value.
     init(foundation object: Any) {
+        // Native Swift containers first: testing them against a class (`is NSNull`) would bridge each one
+        // to an NSDictionary or NSArray, which made loading stubs ten times slower.
         switch object {
-        case is NSNull:
-            self = .null
+        case let dictionary as [String: Any]:
+            self = .object(dictionary.mapValues(JSONValue.init(foundation:)))
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init(foundation:)))
         case let string as String:
             self = .string(string)
         case let number as NSNumber:
@@ -127,10 +131,8 @@ extension JSONValue {
                     self = .integer(number.int64Value)
                 }
             }
-        case let array as [Any]:
-            self = .array(array.map(JSONValue.init(foundation:)))
-        case let dictionary as [String: Any]:
-            self = .object(dictionary.mapValues(JSONValue.init(foundation:)))
+        case is NSNull:
+            self = .null
         default:
             self = .string(String(describing: object))
         }

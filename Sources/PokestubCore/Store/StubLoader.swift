@@ -105,17 +105,29 @@ public struct StubLoader: Sendable {
     /// stub root are skipped.
     private func mappingFiles(in mappingsURL: URL) -> [String] {
         let base = mappingsURL.resolvingSymlinksInPath().path
-        guard let enumerator = FileManager.default.enumerator(atPath: mappingsURL.path) else { return [] }
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey]
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: mappingsURL, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        else { return [] }
+        let prefixLength = mappingsURL.standardizedFileURL.path.count + 1
         var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".json"), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
-            else { continue }
-            let resolved = mappingsURL.appendingPathComponent(relative).resolvingSymlinksInPath().path
-            guard resolved.hasPrefix(base + "/") else { continue }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(relative)
+        while let url = enumerator.nextObject() as? URL {
+            guard url.pathExtension == "json", let values = try? url.resourceValues(forKeys: Set(keys)) else {
+                continue
             }
+            if values.isSymbolicLink == true {
+                // Only links need resolving; one that leads outside the stub root is skipped.
+                let target = url.resolvingSymlinksInPath()
+                var isDirectory: ObjCBool = false
+                guard target.path.hasPrefix(base + "/"),
+                    FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory),
+                    !isDirectory.boolValue
+                else { continue }
+            } else if values.isRegularFile != true {
+                continue
+            }
+            files.append(String(url.standardizedFileURL.path.dropFirst(prefixLength)))
         }
         return files.sorted()
     }

@@ -15,6 +15,9 @@ public final class BodyFileStore {
         self.root = root?.standardizedFileURL
     }
 
+    /// The root with symbolic links resolved, worked out once per load.
+    private lazy var resolvedRoot: String? = root?.resolvingSymlinksInPath().path
+
     /// The bytes of a body file.
     ///
     /// - Parameter name: A relative path with `/` separators, e.g. `pokemon/1.json`.
@@ -22,7 +25,7 @@ public final class BodyFileStore {
     ///   through a symbolic link out of the folder, or the file cannot be read.
     public func body(named name: String) throws(StubDefinitionError) -> ResponseBody {
         if let cached = cache[name] { return cached }
-        guard let root else {
+        guard let root, let resolvedRoot else {
             throw StubDefinitionError("body files need a stub root (start the server with a stubs folder)")
         }
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
@@ -32,7 +35,6 @@ public final class BodyFileStore {
             throw StubDefinitionError("\(name.debugDescription) must be a relative path inside __files without ..")
         }
         let file = root.appendingPathComponent(name)
-        let resolvedRoot = root.resolvingSymlinksInPath().path
         let resolved = file.resolvingSymlinksInPath().path
         guard resolved.hasPrefix(resolvedRoot + "/") else {
             throw StubDefinitionError("\(name.debugDescription) resolves outside __files (through a symbolic link)")
