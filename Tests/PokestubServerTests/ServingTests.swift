@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import Synchronization
 import Testing
 
 @Suite("Serving runtime stubs over real sockets")
@@ -67,26 +68,27 @@ struct ServingTests {
 
     @Test("a fixed delay does not hold a server thread: other requests are answered meanwhile")
     func delayDoesNotBlock() async throws {
+        // One server thread; a request delayed 10 s. If the delay held the thread, none of the fast requests
+        // could be answered before it ends; they all are, while it is still waiting.
         try await LiveServer.with(threads: 1) { server in
             let slow =
-                #"{"request": {"urlPath": "/slow"}, "response": {"status": 200, "body": "slow", "fixedDelayMilliseconds": 1500}}"#
+                #"{"request": {"urlPath": "/slow"}, "response": {"status": 200, "body": "slow", "fixedDelayMilliseconds": 10000}}"#
             let fast = #"{"request": {"urlPath": "/fast"}, "response": {"status": 200, "body": "fast"}}"#
             _ = try await server.admin("POST", "/mappings", json: slow)
             _ = try await server.admin("POST", "/mappings", json: fast)
-            let clock = ContinuousClock()
-            let started = clock.now
-            async let slowResponse = server.send("GET", "/slow")
-            try await Task.sleep(for: .milliseconds(100))
+            let slowFinished = Flag()
+            let slowRequest = Task {
+                _ = try? await server.send("GET", "/slow")
+                slowFinished.set()
+            }
+            try await Task.sleep(for: .milliseconds(200))
             for _ in 0..<20 {
                 #expect(try await server.send("GET", "/fast").text == "fast")
             }
-            let fastDone = clock.now - started
-            let slowText = try await slowResponse.text
-            let slowDone = clock.now - started
-            #expect(slowText == "slow")
-            #expect(slowDone >= .milliseconds(1500))
-            // One server thread answered 20 requests while the delayed one waited.
-            #expect(fastDone < .milliseconds(1500))
+            #expect(!slowFinished.isSet)
+            server.server.stop(gracePeriod: .milliseconds(100))  // answers the waiting request with 503
+            await slowRequest.value
+            #expect(slowFinished.isSet)
         }
     }
 
@@ -165,4 +167,11 @@ struct ServingTests {
         #expect(finished.text == "done")
         await #expect(throws: (any Error).self) { _ = try await server.send("GET", "/__admin/health") }
     }
+}
+
+/// A flag one task sets and another reads.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
