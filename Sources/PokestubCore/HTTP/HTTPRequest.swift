@@ -77,8 +77,16 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The path and query, path decoded once and query kept as received: what `url` matchers compare.
+    /// An empty query (`/a?`) counts as none, as in WireMock.
     public var decodedURL: String {
-        rawQuery.map { "\(path)?\($0)" } ?? path
+        guard let rawQuery, !rawQuery.isEmpty else { return path }
+        return "\(path)?\(rawQuery)"
+    }
+
+    /// The raw path and query, without a fragment: the URL as received, for regexes written encoded.
+    public var rawTarget: String {
+        guard let rawQuery, !rawQuery.isEmpty else { return rawPath }
+        return "\(rawPath)?\(rawQuery)"
     }
 
     /// Whether text is a URI scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986 §3.1).

@@ -54,7 +54,11 @@ public struct JSONPath: Sendable, Hashable {
             collect(value, name: name, into: &found)
             return found
         case .filter(let path, let comparison):
-            return children(of: value).filter { item in
+            // On an array the filter tests each item; on an object, the object itself (as Jayway JsonPath,
+            // which WireMock uses, does).
+            let items: [JSONValue]
+            if case .object = value { items = [value] } else { items = children(of: value) }
+            return items.filter { item in
                 var selected: JSONValue? = item
                 for key in path { selected = selected?[key] }
                 guard let selected else { return false }

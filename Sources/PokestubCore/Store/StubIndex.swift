@@ -14,7 +14,7 @@ public final class StubIndex: Sendable {
     public let stubs: [StubMapping]
     /// The request patterns, apart from the stubs so matching touches nothing else.
     private let patterns: [RequestPattern]
-    /// What each stub answers, with its `Matched-Stub-Id` header, built once.
+    /// What each stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, built once.
     private let responses: [HTTPResponse]
     private let references: [ServeEvent.StubReference]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
@@ -46,6 +46,7 @@ public final class StubIndex: Sendable {
         responses = stubs.map { stub in
             var response = stub.response.httpResponse
             response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
+            if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
             return response
         }
         references = stubs.map { ServeEvent.StubReference(id: $0.id, name: $0.name) }

@@ -95,7 +95,7 @@ extension StubMapping {
         self.source = source
         var members = json.objectValue ?? [:]
         members["id"] = .string(id.uuidString.lowercased())
-        members.removeValue(forKey: "uuid")
+        members["uuid"] = .string(id.uuidString.lowercased())  // WireMock writes both
         definition = .object(members)
     }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// A regular expression from a stub, matched against a whole value as WireMock (Java's `String.matches`) does.
 ///
-/// Uses ICU syntax through `NSRegularExpression`, which is close to Java's.
+/// Uses ICU syntax through `NSRegularExpression`, which is close to Java's. `.` also matches line breaks, as
+/// in WireMock (checked against WireMock 2.35: `matches ".*end"` passes for `"start\nend"`).
 public struct StubRegex: Sendable, Hashable {
     /// The pattern as written in the stub.
     public let pattern: String
@@ -14,7 +15,8 @@ public struct StubRegex: Sendable, Hashable {
     public init(_ pattern: String) throws(StubDefinitionError) {
         self.pattern = pattern
         do {
-            expression = Expression(try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: []))
+            expression = Expression(
+                try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: [.dotMatchesLineSeparators]))
         } catch {
             throw StubDefinitionError("invalid regular expression \(pattern.debugDescription)")
         }

@@ -69,8 +69,12 @@ public enum URLPattern: Sendable, Hashable {
         switch self {
         case .url(let value): prefix = value.prefix { $0 != "?" }
         case .urlPath(let value): prefix = value[...]
-        case .urlPattern(let regex): prefix = regex.literalPrefix.prefix { $0 != "?" }
-        case .urlPathPattern(let regex): prefix = regex.literalPrefix[...]
+        // A regex may spell its literal text percent-encoded (WireMock matches the raw path); the prefix is
+        // decoded so requests, looked up by their decoded path, still find it.
+        case .urlPattern(let regex):
+            prefix = PercentDecoding.decode(regex.literalPrefix, keepingEncodedSlash: true).prefix { $0 != "?" }
+        case .urlPathPattern(let regex):
+            prefix = PercentDecoding.decode(regex.literalPrefix, keepingEncodedSlash: true)[...]
         case .urlPathTemplate(let template): prefix = template.literalPrefix[...]
         }
         guard let slash = prefix.lastIndex(of: "/") else { return "" }
@@ -82,8 +86,13 @@ public enum URLPattern: Sendable, Hashable {
         switch self {
         case .url(let value): request.decodedURL == value
         case .urlPath(let value): request.path == value
-        case .urlPattern(let regex): regex.matches(request.decodedURL)
-        case .urlPathPattern(let regex): regex.matches(request.path)
+        // Regexes see the decoded URL first, then the URL as received, so one written with `%C3%A9` (as
+        // WireMock stubs are, since WireMock matches the raw URL) and one written with `é` both match.
+        case .urlPattern(let regex):
+            regex.matches(request.decodedURL)
+                || (request.rawTarget != request.decodedURL && regex.matches(request.rawTarget))
+        case .urlPathPattern(let regex):
+            regex.matches(request.path) || (request.rawPath != request.path && regex.matches(request.rawPath))
         case .urlPathTemplate(let template): template.matches(request.path)
         }
     }
