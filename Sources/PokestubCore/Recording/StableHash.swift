@@ -7,9 +7,26 @@ struct StableHash {
 
     /// Feeds bytes.
     mutating func combine<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            for byte in buffer {
+                value ^= UInt64(byte)
+                value = value &* 0x100_0000_01b3
+            }
+        }
+        guard done == nil else { return }
         for byte in bytes {
             value ^= UInt64(byte)
             value = value &* 0x100_0000_01b3
+        }
+    }
+
+    /// Feeds the bytes of `Data` through its contiguous storage (its iterator is slow).
+    mutating func combine(_ data: Data) {
+        data.withUnsafeBytes { buffer in
+            for byte in buffer {
+                value ^= UInt64(byte)
+                value = value &* 0x100_0000_01b3
+            }
         }
     }
 
