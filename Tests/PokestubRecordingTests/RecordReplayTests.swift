@@ -220,4 +220,63 @@ struct RecordReplayTests {
         #expect(folder.files.count == files.count + 1)
         #expect(server.engine.recordings.lifetimeReport == RecordingReport(new: 3, unchanged: 0, changed: 0))
     }
+
+    @Test("a POST body goes upstream and into the pattern; another body is another recording")
+    func postBodies() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
+        defer { server.stop() }
+        let json = [("Content-Type", "application/json")]
+        let first = try await server.send("POST", "/echo", headers: json, body: Data(#"{"team": ["pikachu"]}"#.utf8))
+        #expect(
+            try JSONValue.parse(first.body)["body"]
+                == .string(Data(#"{"team": ["pikachu"]}"#.utf8).base64EncodedString()))
+        _ = try await server.send("POST", "/echo", headers: json, body: Data(#"{"team":["pikachu"]}"#.utf8))
+        _ = try await server.send("POST", "/echo", headers: json, body: Data(#"{"team": []}"#.utf8))
+        #expect(upstream.requests("POST /echo") == 2, "the same JSON with other spacing is the same recording")
+        let mappings = folder.files.filter { $0.hasPrefix("mappings/echo.POST-b") }
+        #expect(mappings.count == 2)
+        for file in mappings {
+            #expect(try folder.json(file)["request"]?["bodyPatterns"] != nil)
+        }
+    }
+
+    @Test("persist false serves the recording from memory and writes nothing")
+    func inMemory() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
+        defer { server.stop() }
+        let spec = "{\"targetBaseUrl\": \"\(upstream.baseURL)\", \"persist\": false, \"mode\": \"record-missing\"}"
+        #expect(try await server.admin("POST", "/recordings/start", json: spec).0 == 200)
+        let recorded = try await server.send("GET", "/sprite.png")
+        let (_, stopped) = try await server.admin("POST", "/recordings/stop")
+        #expect(
+            stopped["mappings"].map { value -> Bool in
+                if case .array(let items) = value { return items.first?["response"]?["base64Body"] != nil }
+                return false
+            } == true)
+        #expect(folder.files.isEmpty)
+        upstream.stop()
+        let replayed = try await server.send("GET", "/sprite.png")
+        #expect(replayed.status == 200)
+        #expect(replayed.body == recorded.body)
+    }
+
+    @Test("with link rewriting off, bodies are served exactly as recorded")
+    func rewritingOff() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(
+            root: folder.path, mode: .recordMissing, upstream: upstream.baseURL, rewriteLinks: false)
+        defer { server.stop() }
+        let links = try await server.send("GET", "/links")
+        let json = try JSONValue.parse(links.body)
+        #expect(json["next"] == .string(upstream.baseURL + "/api/v2/pokemon/?offset=20&limit=20"))
+        #expect(String(decoding: links.body, as: UTF8.self).contains("https://pokeapi.co/api/v2/pokemon/1/"))
+    }
 }

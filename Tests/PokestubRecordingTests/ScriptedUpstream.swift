@@ -11,6 +11,8 @@ import Testing
 /// pokestub's connections without opening any themselves. Always stopped by ``stop()`` or at deinit.
 final class ScriptedUpstream: Sendable {
     let port: Int
+    /// `http`, or `https` when started with a certificate.
+    let scheme: String
     private let process: Process
     private let logPath: String
 
@@ -20,15 +22,20 @@ final class ScriptedUpstream: Sendable {
 
     /// Starts the upstream and waits (at most 10 s) for it to report its port.
     ///
-    /// - Parameter staticRoot: A PokeAPI dump folder to serve instead of the scripted routes.
-    init(staticRoot: String? = nil) throws {
+    /// - Parameters:
+    ///   - staticRoot: A PokeAPI dump folder to serve instead of the scripted routes.
+    ///   - tls: A certificate and key file to speak HTTPS with.
+    init(staticRoot: String? = nil, tls: (certificate: String, key: String)? = nil) throws {
+        scheme = tls == nil ? "http" : "https"
         logPath =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("pokestub-upstream-\(UUID().uuidString).log").path
         FileManager.default.createFile(atPath: logPath, contents: Data())
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [ScriptedUpstream.script, logPath] + (staticRoot.map { ["--static", $0] } ?? [])
+        process.arguments =
+            [ScriptedUpstream.script, logPath] + (staticRoot.map { ["--static", $0] } ?? [])
+            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
         process.environment = ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"]
         let output = Pipe()
         process.standardOutput = output
@@ -57,8 +64,8 @@ final class ScriptedUpstream: Sendable {
         port = found
     }
 
-    /// `http://127.0.0.1:<port>`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:<port>` (or `https://`).
+    var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// Lines of the connection log.
     private var logLines: [Substring] {

@@ -1,30 +1,37 @@
 #!/usr/bin/env python3
 """A scripted upstream for pokestub's recording tests (Python 3.11 standard library only).
 
-Usage: scripted_upstream.py CONNECTION_LOG [--static DIR]
+Usage: scripted_upstream.py CONNECTION_LOG [--static DIR] [--tls CERT_FILE KEY_FILE]
 
 Binds 127.0.0.1 on a free port, prints "PORT <n>" on standard output, and appends one line per accepted
 TCP connection to CONNECTION_LOG, so a test can tell how many connections pokestub opened (replay must
 open none) without connecting itself. Speaks HTTP/1.1 with keep-alive, so connection reuse is visible.
 
 With --static DIR it serves the PokeAPI dump in DIR the way shared/pokeapi/README.md describes (a
-directory answers with its index.json). Otherwise it answers the scripted routes below.
+directory answers with its index.json). Otherwise it answers the scripted routes below. With --tls it
+speaks HTTPS with the given certificate (tests use a self-signed one that must be refused).
 """
+import argparse
 import base64
 import gzip
 import http.server
 import json
 import os
 import socketserver
+import ssl
 import struct
-import sys
 import threading
 import time
 import zlib
 from urllib.parse import parse_qs, urlsplit
 
-LOG_PATH = sys.argv[1]
-STATIC_ROOT = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--static" else None
+ARGUMENTS = argparse.ArgumentParser()
+ARGUMENTS.add_argument("log")
+ARGUMENTS.add_argument("--static")
+ARGUMENTS.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+OPTIONS = ARGUMENTS.parse_args()
+LOG_PATH = OPTIONS.log
+STATIC_ROOT = OPTIONS.static
 LOG_LOCK = threading.Lock()
 REQUEST_COUNTS = {}
 
@@ -204,6 +211,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 def main():
     server = Server(("127.0.0.1", 0), Handler)
+    if OPTIONS.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*OPTIONS.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever(poll_interval=0.1)
 
