@@ -1,6 +1,7 @@
 import Foundation
 import PokestubCore
 import PokestubUpstream
+import Synchronization
 import Testing
 
 @Suite("Recording through libcurl and replaying with the upstream stopped")
@@ -279,4 +280,38 @@ struct RecordReplayTests {
         #expect(json["next"] == .string(upstream.baseURL + "/api/v2/pokemon/?offset=20&limit=20"))
         #expect(String(decoding: links.body, as: UTF8.self).contains("https://pokeapi.co/api/v2/pokemon/1/"))
     }
+
+    @Test("local stubs keep answering while slow upstream calls hold every server thread's worth of requests")
+    func stubsAnswerDuringSlowUpstream() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try ScriptedUpstream()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
+        defer { server.stop() }
+        let stub = #"{"request": {"url": "/local"}, "response": {"status": 200, "body": "here"}}"#
+        #expect(try await server.admin("POST", "/mappings", json: stub).0 == 201)
+        let finished = Finished()
+        let slow = (0..<4).map { index in
+            Task {
+                _ = try await server.send("GET", "/slow?ms=2500&n=\(index)")
+                finished.mark()
+            }
+        }
+        for _ in 0..<200 where upstream.requests() < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(upstream.requests() == 4, "the slow requests reached the upstream")
+        for _ in 0..<5 {
+            let local = try await server.send("GET", "/local")
+            #expect(String(decoding: local.body, as: UTF8.self) == "here")
+        }
+        #expect(finished.count == 0, "the local answers came while every slow call was still waiting")
+        for task in slow { try await task.value }
+        #expect(finished.count == 4)
+    }
+}
+
+/// Counts tasks that finished, from any thread.
+final class Finished: Sendable {
+    private let value = Mutex(0)
+    func mark() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
