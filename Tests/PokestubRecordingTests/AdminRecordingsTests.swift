@@ -7,7 +7,7 @@ struct AdminRecordingsTests {
     @Test("status goes NeverStarted, Recording, Stopped; stop returns the stubs written and the report")
     func startStop() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: "https://pokeapi.invalid")
         defer { server.stop() }
@@ -50,7 +50,7 @@ struct AdminRecordingsTests {
     @Test("a snapshot turns proxied exchanges still in the journal into stubs")
     func snapshot() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .proxy, upstream: upstream.baseURL)
         defer { server.stop() }

@@ -20,7 +20,7 @@ struct CurlUpstreamClientTests {
     @Test("gzip, deflate and br bodies arrive decoded", arguments: ["gzip", "deflate", "br"])
     func decodes(encoding: String) async throws {
         #expect(CurlUpstreamClient.supportedEncodings.contains(encoding), "this libcurl cannot decode \(encoding)")
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let client = CurlUpstreamClient()
         defer { client.shutdown() }
@@ -33,7 +33,7 @@ struct CurlUpstreamClientTests {
 
     @Test("method, raw path and query, body and headers reach the upstream as sent, Host set to the upstream")
     func forwardsFaithfully() async throws {
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let client = CurlUpstreamClient()
         defer { client.shutdown() }
@@ -69,7 +69,7 @@ struct CurlUpstreamClientTests {
 
     @Test("redirects come back as they are; several Set-Cookie fields stay separate")
     func redirectsAndCookies() async throws {
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let client = CurlUpstreamClient()
         defer { client.shutdown() }
@@ -83,7 +83,7 @@ struct CurlUpstreamClientTests {
 
     @Test("refused connections, timeouts and cut-off bodies are errors of the right kind")
     func failures() async throws {
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let client = CurlUpstreamClient(configuration: CurlUpstreamConfiguration(timeoutMilliseconds: 500))
         defer { client.shutdown() }
@@ -108,7 +108,7 @@ struct CurlUpstreamClientTests {
 
     @Test("sequential requests reuse the worker's connection")
     func reusesConnections() async throws {
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let client = CurlUpstreamClient(configuration: CurlUpstreamConfiguration(workers: 1))
         defer { client.shutdown() }
@@ -121,8 +121,8 @@ struct CurlUpstreamClientTests {
     }
 
     @Test("a client that never sends opens no connection and starts no thread")
-    func idleClient() throws {
-        let upstream = try ScriptedUpstream()
+    func idleClient() async throws {
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let client = CurlUpstreamClient()
         client.shutdown()
@@ -171,7 +171,7 @@ struct UpstreamTLSTests {
         try openssl.run()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
-        let upstream = try ScriptedUpstream(tls: (certificate, key))
+        let upstream = try await ScriptedUpstream.start(tls: (certificate, key))
         defer { upstream.stop() }
         let stubs = try TemporaryFolder()
         let server = try RecordingServer(root: stubs.path, mode: .recordMissing, upstream: upstream.baseURL)

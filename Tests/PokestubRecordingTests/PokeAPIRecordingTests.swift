@@ -15,7 +15,7 @@ struct PokeAPIRecordingTests {
         let dump = Repository.pokeAPIDump
         #expect(FileManager.default.fileExists(atPath: dump + "/api/v2/pokemon/1/index.json"), "no dump at \(dump)")
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream(staticRoot: dump)
+        let upstream = try await ScriptedUpstream.start(staticRoot: dump)
         let recorder = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
         var recorded: [UpstreamResponse] = []
         for target in PokeAPIRecordingTests.targets { recorded.append(try await recorder.send("GET", target)) }
@@ -60,7 +60,7 @@ struct PokeAPIRecordingTests {
     @Test("re-recording the same data rewrites nothing and reports every stub unchanged")
     func reRecordIsStable() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream(staticRoot: Repository.pokeAPIDump)
+        let upstream = try await ScriptedUpstream.start(staticRoot: Repository.pokeAPIDump)
         defer { upstream.stop() }
         let targets = ["/api/v2/pokemon/1/", "/api/v2/type/1/", "/api/v2/berry/1/"]
         var snapshots: [[String: Data]] = []

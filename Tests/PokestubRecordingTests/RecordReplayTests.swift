@@ -11,7 +11,7 @@ struct RecordReplayTests {
     private func recordThenReplay(
         _ targets: [String], mode: ServeMode = .recordMissing, folder: TemporaryFolder
     ) async throws -> (recorded: [UpstreamResponse], replayed: [UpstreamResponse], upstream: ScriptedUpstream) {
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         let recorder = try RecordingServer(root: folder.path, mode: mode, upstream: upstream.baseURL)
         var recorded: [UpstreamResponse] = []
         for target in targets { recorded.append(try await recorder.send("GET", target)) }
@@ -106,7 +106,7 @@ struct RecordReplayTests {
     @Test("a slow upstream gives 504, a refused one 502, a cut-off one 502; journaled, nothing written")
     func failures() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(
             root: folder.path, mode: .record, upstream: upstream.baseURL, timeoutMilliseconds: 700)
@@ -143,7 +143,7 @@ struct RecordReplayTests {
     @Test("concurrent identical misses make one upstream call and one file")
     func concurrentMisses() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
         defer { server.stop() }
@@ -163,7 +163,7 @@ struct RecordReplayTests {
     @Test("replay makes no upstream connection at all, not even for a miss")
     func replayStaysOffline() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
         defer { server.stop() }
@@ -177,7 +177,7 @@ struct RecordReplayTests {
     @Test("proxy mode forwards misses, serves stubs, and writes nothing")
     func proxy() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .proxy, upstream: upstream.baseURL)
         defer { server.stop() }
@@ -195,7 +195,7 @@ struct RecordReplayTests {
     @Test("record mode re-records every request in place and reports new, unchanged and changed")
     func reRecording() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .record, upstream: upstream.baseURL)
         defer { server.stop() }
@@ -225,7 +225,7 @@ struct RecordReplayTests {
     @Test("a POST body goes upstream and into the pattern; another body is another recording")
     func postBodies() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
         defer { server.stop() }
@@ -247,7 +247,7 @@ struct RecordReplayTests {
     @Test("persist false serves the recording from memory and writes nothing")
     func inMemory() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
         defer { server.stop() }
@@ -270,7 +270,7 @@ struct RecordReplayTests {
     @Test("with link rewriting off, bodies are served exactly as recorded")
     func rewritingOff() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(
             root: folder.path, mode: .recordMissing, upstream: upstream.baseURL, rewriteLinks: false)
@@ -284,7 +284,7 @@ struct RecordReplayTests {
     @Test("local stubs keep answering while slow upstream calls hold every server thread's worth of requests")
     func stubsAnswerDuringSlowUpstream() async throws {
         let folder = try TemporaryFolder()
-        let upstream = try ScriptedUpstream()
+        let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
         defer { server.stop() }

@@ -20,18 +20,18 @@ final class ScriptedUpstream: Sendable {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("scripted_upstream.py").path
 
-    /// Starts the upstream and waits (at most 10 s) for it to report its port.
+    /// Starts the upstream and waits (at most 10 s, without blocking a thread) for it to report its port.
     ///
     /// - Parameters:
     ///   - staticRoot: A PokeAPI dump folder to serve instead of the scripted routes.
     ///   - tls: A certificate and key file to speak HTTPS with.
-    init(staticRoot: String? = nil, tls: (certificate: String, key: String)? = nil) throws {
-        scheme = tls == nil ? "http" : "https"
-        logPath =
-            FileManager.default.temporaryDirectory
+    static func start(
+        staticRoot: String? = nil, tls: (certificate: String, key: String)? = nil
+    ) async throws -> ScriptedUpstream {
+        let logPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("pokestub-upstream-\(UUID().uuidString).log").path
         FileManager.default.createFile(atPath: logPath, contents: Data())
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments =
             [ScriptedUpstream.script, logPath] + (staticRoot.map { ["--static", $0] } ?? [])
@@ -46,22 +46,30 @@ final class ScriptedUpstream: Sendable {
             buffer.withLock { $0 += text }
         }
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(10)
         var found: Int?
-        while found == nil && ContinuousClock.now < deadline && process.isRunning {
+        for _ in 0..<500 where found == nil && process.isRunning {
             let text = buffer.withLock { $0 }
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
                 found = Int(line.dropFirst(5))
             } else {
-                Thread.sleep(forTimeInterval: 0.02)
+                try await Task.sleep(for: .milliseconds(20))
             }
         }
         output.fileHandleForReading.readabilityHandler = nil
         guard let found else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
             throw TestFailure("the scripted upstream did not start (\(buffer.withLock { $0 }))")
         }
-        port = found
+        return ScriptedUpstream(
+            process: process, port: found, scheme: tls == nil ? "http" : "https", logPath: logPath)
+    }
+
+    private init(process: Process, port: Int, scheme: String, logPath: String) {
+        self.process = process
+        self.port = port
+        self.scheme = scheme
+        self.logPath = logPath
     }
 
     /// `http://127.0.0.1:<port>` (or `https://`).
