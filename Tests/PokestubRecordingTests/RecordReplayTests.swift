@@ -308,10 +308,3 @@ struct RecordReplayTests {
         #expect(finished.count == 4)
     }
 }
-
-/// Counts tasks that finished, from any thread.
-final class Finished: Sendable {
-    private let value = Mutex(0)
-    func mark() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}

@@ -106,9 +106,3 @@ final class ScriptedUpstream: Sendable {
         try? FileManager.default.removeItem(atPath: logPath)
     }
 }
-
-/// A failure in the test harness itself.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

@@ -22,8 +22,14 @@ public final class LinkRewriter: Sendable {
 
     private struct State {
         var bases: [String]
-        var cache: [ObjectIdentifier: Entry] = [:]
+        var cache: [CacheKey: Entry] = [:]
         var pruneAt = 1_024
+    }
+
+    /// A body and the base URL its links point at (the daemon's, or a session's).
+    private struct CacheKey: Hashable {
+        var body: ObjectIdentifier
+        var target: String
     }
 
     private struct Entry {
@@ -68,20 +74,22 @@ public final class LinkRewriter: Sendable {
 
     /// A stub's response with upstream links pointing at the daemon, from the cache after the first time.
     ///
-    /// - Parameter response: The stub's response (its body object is the cache key).
+    /// - Parameters:
+    ///   - response: The stub's response (its body object and the target are the cache key).
+    ///   - base: The base URL links should point at; default the daemon's (a session passes its own).
     /// - Returns: The response to send; the same body object when there is nothing to rewrite.
-    public func rewrite(_ response: HTTPResponse) -> HTTPResponse {
+    public func rewrite(_ response: HTTPResponse, to base: String? = nil) -> HTTPResponse {
+        let target = base ?? info.baseURL
         var result = response
-        rewriteLocation(&result)
+        rewriteLocation(&result, to: target)
         let body = response.body
         guard body.count >= 8 else { return result }
-        let key = ObjectIdentifier(body)
+        let key = CacheKey(body: ObjectIdentifier(body), target: target)
         let cached: Entry? = state.withLock { state in
             guard let entry = state.cache[key], entry.source === body else { return nil }
             return entry
         }
         if let cached, !cached.hasLinks { return result }
-        let target = info.baseURL
         if let cached, cached.target == target, let rewritten = cached.rewritten {
             result.body = rewritten
             return result
@@ -112,7 +120,7 @@ public final class LinkRewriter: Sendable {
     /// - Returns: The response to send.
     public func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
         var result = response
-        rewriteLocation(&result)
+        rewriteLocation(&result, to: info.baseURL)
         if !LinkRewriter.isBinary(response.headers["Content-Type"]),
             let data = LinkRewriter.rewrite(response.body.data, bases: upstreamBases, to: info.baseURL)
         {
@@ -121,12 +129,12 @@ public final class LinkRewriter: Sendable {
         return result
     }
 
-    private func rewriteLocation(_ response: inout HTTPResponse) {
+    private func rewriteLocation(_ response: inout HTTPResponse, to target: String) {
         guard (300..<400).contains(response.status) || response.status == 201,
             let location = response.headers["Location"]
         else { return }
         let data = Data(location.utf8)
-        if let rewritten = LinkRewriter.rewrite(data, bases: upstreamBases, to: info.baseURL) {
+        if let rewritten = LinkRewriter.rewrite(data, bases: upstreamBases, to: target) {
             response.headers.replace(name: "Location", value: String(decoding: rewritten, as: UTF8.self))
         }
     }

@@ -89,13 +89,3 @@ public struct RecordingKey: Sendable, Hashable {
         return StableHash.hex(StableHash.of(body), digits: 16)
     }
 }
-
-extension JSONValue {
-    /// Whether this is an object or an array.
-    var isContainer: Bool {
-        switch self {
-        case .object, .array: true
-        default: false
-        }
-    }
-}
