@@ -26,12 +26,19 @@ enum ServeCommand {
           --stubs DIR                   stub folder (default stubs)
           --mode MODE                   replay | record | record-missing | proxy (default replay)
           --upstream URL                upstream base URL (default https://pokeapi.co)
-          --upstream-connect-timeout-ms N   upstream connect timeout (default 5000)
-          --upstream-timeout-ms N       upstream total timeout per request (default 30000)
-          --rewrite-upstream-links BOOL point upstream links in bodies at this server (default true)
-          --recording-redact-headers LIST           header values redacted in recordings
-          --recording-redact-query-parameters LIST  secret words in query parameter names
-          --recording-large-body-bytes N            bodies above this go to __files/ (default 65536)
+          --upstream-connect-timeout-ms MS
+                                        upstream connect timeout (default 5000)
+          --upstream-timeout-ms MS      upstream total timeout per request (default 30000)
+          --rewrite-upstream-links BOOL point upstream links in served bodies at this server
+                                        (default true)
+          --recording-redact-headers LIST
+                                        header values redacted in recordings, comma-separated
+                                        (default Authorization,Cookie,Set-Cookie,X-Api-Key,X-Auth-Token)
+          --recording-redact-query-parameters LIST
+                                        words that make a query parameter secret (default
+                                        token,key,apikey,secret,password,passwd,signature,sig,auth,...)
+          --recording-large-body-bytes N
+                                        larger bodies are written to __files/ (default 65536)
           --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
           --log-level LEVEL             error | warning | notice | info | debug (default info)
           -h, --help                    print this help
