@@ -4,6 +4,10 @@ extension StubEngine {
     /// Answers a request through the upstream, later: records it, or passes the upstream's answer on, or
     /// answers 502/504 when there is none. The server's thread is released while the upstream works.
     ///
+    /// The serve event is journaled when the answer is ready. A recorded request names its new stub; a
+    /// proxied one or a failure names none, so it is listed by `GET /__admin/requests/unmatched` (no stub
+    /// answered it), and `POST /__admin/recordings/snapshot` can turn proxied ones into stubs later.
+    ///
     /// - Parameters:
     ///   - request: The request as received.
     ///   - record: Whether to record the answer.
