@@ -94,6 +94,17 @@ public final class HTTPServer: Sendable {
         MHD_stop_daemon(daemon.pointer)
     }
 
+    /// ``stop(gracePeriod:)`` for async code: the waiting happens on a Dispatch thread, so the few threads that
+    /// run Swift tasks stay free meanwhile (a blocked one could starve other tests).
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop(gracePeriod: gracePeriod)
+                continuation.resume()
+            }
+        }
+    }
+
     deinit {
         if case .running(let daemon, _) = state.withLock({ $0 }) {
             MHD_stop_daemon(daemon.pointer)

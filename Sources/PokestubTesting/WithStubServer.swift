@@ -48,8 +48,16 @@ public func withStubServer<Result>(
 ) async throws -> Result {
     let (server, stubServer) = try StubServerLauncher.start(
         mappings: mappings, stubsDirectory: stubsDirectory, routes: routes, journalCapacity: journalCapacity)
-    defer { server.stop(gracePeriod: StubServerLauncher.gracePeriod) }
-    return try await body(stubServer)
+    // Stopped with `shutdown`, which waits off the cooperative threads; a `defer` cannot await.
+    let result: Result
+    do {
+        result = try await body(stubServer)
+    } catch {
+        await server.shutdown(gracePeriod: StubServerLauncher.gracePeriod)
+        throw error
+    }
+    await server.shutdown(gracePeriod: StubServerLauncher.gracePeriod)
+    return result
 }
 
 /// Runs a synchronous `body` against an in-process pokestub server on `127.0.0.1` and a free port, and stops the

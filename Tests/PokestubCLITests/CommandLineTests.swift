@@ -8,145 +8,139 @@ import Testing
 @Suite("The pokestub command line")
 struct CommandLineTests {
     @Test("--version prints the version; --help lists the commands; every command has --help")
-    func helpAndVersion() throws {
-        let version = try PokestubProcess.run(["--version"])
+    func helpAndVersion() async throws {
+        let version = try await PokestubProcess.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == "0.1.0\n")
-        let help = try PokestubProcess.run(["--help"])
+        let help = try await PokestubProcess.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("pokestub serve") && help.stdout.contains("pokestub check"))
         for command in ["serve", "check"] {
-            let commandHelp = try PokestubProcess.run([command, "--help"])
+            let commandHelp = try await PokestubProcess.run([command, "--help"])
             #expect(commandHelp.status == 0)
             #expect(commandHelp.stdout.hasPrefix("Usage: pokestub \(command)"))
         }
     }
 
     @Test("a usage error exits 64 and says what is wrong")
-    func usageErrors() throws {
-        let unknownCommand = try PokestubProcess.run(["frobnicate"])
+    func usageErrors() async throws {
+        let unknownCommand = try await PokestubProcess.run(["frobnicate"])
         #expect(unknownCommand.status == 64)
         #expect(unknownCommand.stderr.contains("unknown command \"frobnicate\""))
-        let unknownFlag = try PokestubProcess.run(["serve", "--colour", "red"])
+        let unknownFlag = try await PokestubProcess.run(["serve", "--colour", "red"])
         #expect(unknownFlag.status == 64)
         #expect(unknownFlag.stderr.contains("unknown option --colour"))
-        let missingValue = try PokestubProcess.run(["serve", "--port"])
+        let missingValue = try await PokestubProcess.run(["serve", "--port"])
         #expect(missingValue.status == 64)
-        #expect(try PokestubProcess.run([]).status == 64)
+        #expect(try await PokestubProcess.run([]).status == 64)
     }
 
     @Test("invalid configuration exits 78 naming the key, from a flag, the environment or config.json")
-    func configurationErrors() throws {
+    func configurationErrors() async throws {
         let folder = try TemporaryFolder()
-        let badPort = try PokestubProcess.run(["serve", "--port", "70000"], workingDirectory: folder.path)
+        let badPort = try await PokestubProcess.run(["serve", "--port", "70000"], workingDirectory: folder.path)
         #expect(badPort.status == 78)
         #expect(badPort.stderr.contains("invalid configuration port (from --port)"))
 
-        let badMode = try PokestubProcess.run(
+        let badMode = try await PokestubProcess.run(
             ["serve"], environment: ["POKESTUB_MODE": "bogus"], workingDirectory: folder.path)
         #expect(badMode.status == 78)
         #expect(badMode.stderr.contains("invalid configuration mode (from POKESTUB_MODE)"))
 
         try folder.write("config.json", #"{"journal": {"maxEntries": 10}, "colour": "red"}"#)
-        let unknownKey = try PokestubProcess.run(["serve"], workingDirectory: folder.path)
+        let unknownKey = try await PokestubProcess.run(["serve"], workingDirectory: folder.path)
         #expect(unknownKey.status == 78)
         #expect(unknownKey.stderr.contains("invalid configuration colour (from config.json): unknown key"))
 
-        let missingFile = try PokestubProcess.run(["serve", "--config", "/nonexistent/pokestub.json"])
+        let missingFile = try await PokestubProcess.run(["serve", "--config", "/nonexistent/pokestub.json"])
         #expect(missingFile.status == 78)
         #expect(missingFile.stderr.contains("cannot read config file /nonexistent/pokestub.json"))
     }
 
     @Test("layers apply in order: defaults < config.json < POKESTUB_* < flags")
-    func precedence() throws {
+    func precedence() async throws {
         let folder = try TemporaryFolder()
         try folder.write("config.json", #"{"port": 0, "stubs": "\#(Repository.stubs)", "journal": {"maxEntries": 3}}"#)
-        func maxEntries(_ arguments: [String], _ environment: [String: String]) throws -> JSONNumber {
+        func maxEntries(_ arguments: [String], _ environment: [String: String]) async throws -> JSONNumber {
             let server = try PokestubProcess(
                 ["serve"] + arguments, environment: environment, workingDirectory: folder.path)
-            defer {
-                server.signal(SIGTERM)
-                server.waitForExit()
-            }
-            let base = try server.waitUntilListening()
-            let health = try fetch(base + "/__admin/health").body
+            defer { server.signal(SIGTERM) }
+            let base = try await server.waitUntilListening()
+            let health = try await fetch(base + "/__admin/health").body
             return JSONNumber(text: health, key: "maxEntries")
         }
-        #expect(try maxEntries([], [:]).value == 3)
-        #expect(try maxEntries([], ["POKESTUB_JOURNAL_MAX_ENTRIES": "4"]).value == 4)
-        #expect(try maxEntries(["--journal-max-entries", "5"], ["POKESTUB_JOURNAL_MAX_ENTRIES": "4"]).value == 5)
+        let fromFile = try await maxEntries([], [:])
+        let fromEnvironment = try await maxEntries([], ["POKESTUB_JOURNAL_MAX_ENTRIES": "4"])
+        let fromFlag = try await maxEntries(["--journal-max-entries", "5"], ["POKESTUB_JOURNAL_MAX_ENTRIES": "4"])
+        #expect(fromFile.value == 3)
+        #expect(fromEnvironment.value == 4)
+        #expect(fromFlag.value == 5)
     }
 
     @Test("serve prints one listening line, answers from the shipped stubs, and exits 0 on SIGTERM")
-    func serveAndStop() throws {
+    func serveAndStop() async throws {
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
-        let line = try server.waitForLine(startingWith: "pokestub listening on ")
+        let line = try await server.waitForLine(startingWith: "pokestub listening on ")
         #expect(line.contains("(1918 stubs from \(Repository.stubs), mode replay)"))
-        let base = try server.waitUntilListening()
-        let pokemon = try fetch(base + "/api/v2/pokemon/1/")
+        let base = try await server.waitUntilListening()
+        let pokemon = try await fetch(base + "/api/v2/pokemon/1/")
         #expect(pokemon.status == 200)
         #expect(pokemon.body.contains("\"name\":\"bulbasaur\""))
-        let journal = try fetch(base + "/__admin/requests").body
+        let journal = try await fetch(base + "/__admin/requests").body
         #expect(journal.contains("\"url\" : \"/api/v2/pokemon/1/\""))
         server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(await server.waitForExit() == 0)
     }
 
     @Test("SIGINT also stops the server with status 0")
-    func sigint() throws {
+    func sigint() async throws {
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
-        _ = try server.waitUntilListening()
+        _ = try await server.waitUntilListening()
         server.signal(SIGINT)
-        #expect(server.waitForExit() == 0)
+        #expect(await server.waitForExit() == 0)
     }
 
     @Test("SIGHUP reloads; a broken file is logged as path:line and the previous stubs keep serving")
-    func sighupReload() throws {
+    func sighupReload() async throws {
         let folder = try TemporaryFolder()
         try folder.write("stubs/mappings/a.json", #"{"request": {"urlPath": "/a"}, "response": {"body": "one"}}"#)
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
-        defer {
-            server.signal(SIGTERM)
-            server.waitForExit()
-        }
-        let base = try server.waitUntilListening()
-        #expect(try fetch(base + "/a").body == "one")
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        #expect(try await fetch(base + "/a").body == "one")
 
         try folder.write(
             "stubs/mappings/a.json", "{\n  \"request\": {\"urlPath\": \"/a\"},\n  \"response\": {\"body\": 1 2}\n}")
         server.signal(SIGHUP)
-        try server.waitForError(containing: "stubs/mappings/a.json:3: ")
-        #expect(try fetch(base + "/a").body == "one")
+        try await server.waitForError(containing: "stubs/mappings/a.json:3: ")
+        #expect(try await fetch(base + "/a").body == "one")
 
         try folder.write("stubs/mappings/a.json", #"{"request": {"urlPath": "/a"}, "response": {"body": "two"}}"#)
         server.signal(SIGHUP)
-        try server.waitForError(containing: "reloaded 1 stubs")
-        #expect(try fetch(base + "/a").body == "two")
+        try await server.waitForError(containing: "reloaded 1 stubs")
+        #expect(try await fetch(base + "/a").body == "two")
     }
 
     @Test("serve refuses to start on broken stubs (65) and when the port is taken (69)")
-    func startFailures() throws {
+    func startFailures() async throws {
         let folder = try TemporaryFolder()
         try folder.write("stubs/mappings/bad.json", #"{"request": {"urlPath": 5}}"#)
-        let broken = try PokestubProcess.run(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+        let broken = try await PokestubProcess.run(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
         #expect(broken.status == 65)
         #expect(broken.stderr.contains("stubs/mappings/bad.json:1: request.urlPath: must be a string"))
 
         let first = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
-        defer {
-            first.signal(SIGTERM)
-            first.waitForExit()
-        }
-        let base = try first.waitUntilListening()
+        defer { first.signal(SIGTERM) }
+        let base = try await first.waitUntilListening()
         let port = String(base.split(separator: ":").last!)
-        let second = try PokestubProcess.run(["serve", "--port", port, "--stubs", Repository.stubs])
+        let second = try await PokestubProcess.run(["serve", "--port", port, "--stubs", Repository.stubs])
         #expect(second.status == 69)
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)"))
     }
 
     @Test("check reports every problem as path:line: message and exits 1; a good folder exits 0")
-    func check() throws {
-        let good = try PokestubProcess.run(["check", Repository.stubs])
+    func check() async throws {
+        let good = try await PokestubProcess.run(["check", Repository.stubs])
         #expect(good.status == 0)
         #expect(good.stdout.contains("1918 stubs in 959 files, no problems"))
 
@@ -157,7 +151,7 @@ struct CommandLineTests {
         try folder.write(
             "mappings/field.json",
             "{\n  \"request\": {\"urlPath\": \"/y\"},\n  \"response\": {\"bodyFileName\": \"../../etc/passwd\"}\n}")
-        let bad = try PokestubProcess.run(["check", folder.path])
+        let bad = try await PokestubProcess.run(["check", folder.path])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("\(folder.path)/mappings/syntax.json:4: invalid JSON"))
         #expect(bad.stdout.contains("\(folder.path)/mappings/field.json:3: response.bodyFileName:"))

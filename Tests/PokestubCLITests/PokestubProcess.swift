@@ -58,9 +58,9 @@ final class PokestubProcess: Sendable {
     static func run(
         _ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
         timeout: Duration = .seconds(30)
-    ) throws -> (status: Int32, stdout: String, stderr: String) {
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let running = try PokestubProcess(arguments, environment: environment, workingDirectory: workingDirectory)
-        let status = running.waitForExit(timeout: timeout)
+        let status = await running.waitForExit(timeout: timeout)
         return (status, running.stdout, running.stderr)
     }
 
@@ -68,29 +68,29 @@ final class PokestubProcess: Sendable {
     var stderr: String { output.stderr }
 
     /// Waits until standard output has a line starting with `prefix`, and returns it.
-    func waitForLine(startingWith prefix: String, timeout: Duration = .seconds(20)) throws -> String {
+    func waitForLine(startingWith prefix: String, timeout: Duration = .seconds(20)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
             if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.01)
+            try await Task.sleep(for: .milliseconds(10))
         }
         throw ProcessFailure(message: "no line starting with \(prefix); stdout: \(stdout) stderr: \(stderr)")
     }
 
     /// Waits until standard error contains `text`.
-    func waitForError(containing text: String, timeout: Duration = .seconds(20)) throws {
+    func waitForError(containing text: String, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if stderr.contains(text) { return }
-            Thread.sleep(forTimeInterval: 0.01)
+            try await Task.sleep(for: .milliseconds(10))
         }
         throw ProcessFailure(message: "stderr never contained \(text); stderr: \(stderr)")
     }
 
     /// The base URL from the "pokestub listening on URL (...)" line.
-    func waitUntilListening() throws -> String {
-        let line = try waitForLine(startingWith: "pokestub listening on ")
+    func waitUntilListening() async throws -> String {
+        let line = try await waitForLine(startingWith: "pokestub listening on ")
         return String(line.dropFirst("pokestub listening on ".count).prefix { $0 != " " })
     }
 
@@ -101,14 +101,14 @@ final class PokestubProcess: Sendable {
 
     /// Waits for the process to exit (killing it after `timeout`) and returns its status.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(20)) -> Int32 {
+    func waitForExit(timeout: Duration = .seconds(20)) async -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         }
-        Thread.sleep(forTimeInterval: 0.05)  // let the pipe handlers drain
+        try? await Task.sleep(for: .milliseconds(50))  // let the pipe handlers drain
         return process.terminationStatus
     }
 
@@ -149,19 +149,12 @@ final class TemporaryFolder: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// A blocking GET for CLI tests (the process under test is separate, so blocking here is harmless).
-func fetch(_ url: String) throws -> (status: Int, body: String) {
-    let result = Mutex<(Int, String)?>(nil)
-    let done = DispatchSemaphore(value: 0)
+/// A GET for CLI tests.
+func fetch(_ url: String) async throws -> (status: Int, body: String) {
     var request = URLRequest(url: URL(string: url)!)
     request.timeoutInterval = 10
-    URLSession.shared.dataTask(with: request) { data, response, _ in
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        result.withLock { $0 = (status, String(decoding: data ?? Data(), as: UTF8.self)) }
-        done.signal()
-    }.resume()
-    _ = done.wait(timeout: .now() + 15)
-    return result.withLock { $0 } ?? (0, "")
+    let (data, response) = try await URLSession.shared.data(for: request)
+    return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
 }
 
 #if canImport(FoundationNetworking)

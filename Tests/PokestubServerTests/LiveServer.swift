@@ -37,8 +37,15 @@ final class LiveServer: Sendable {
         _ body: (LiveServer) async throws -> T
     ) async throws -> T {
         let live = try LiveServer(stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads)
-        defer { live.server.stop(gracePeriod: .milliseconds(500)) }
-        return try await body(live)
+        let result: T
+        do {
+            result = try await body(live)
+        } catch {
+            await live.server.shutdown(gracePeriod: .milliseconds(500))
+            throw error
+        }
+        await live.server.shutdown(gracePeriod: .milliseconds(500))
+        return result
     }
 
     var baseURL: String { server.baseURL }

@@ -100,13 +100,13 @@ struct MalformedHTTPTests {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, maxBodyBytes: 1_024), handler: engine)
         try server.start()
-        defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         let body = String(repeating: "x", count: 4_096)
         try connection.send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 4096\r\nConnection: close\r\n\r\n\(body)")
         let response = String(decoding: await connection.receive(), as: UTF8.self)
         #expect(Self.status(response) == 413)
         #expect(engine.journal.count == 0)
+        await server.shutdown(gracePeriod: .milliseconds(500))
     }
 
     @Test("Expect: 100-continue gets 100 Continue, then the answer")

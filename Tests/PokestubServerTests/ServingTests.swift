@@ -86,7 +86,7 @@ struct ServingTests {
                 #expect(try await server.send("GET", "/fast").text == "fast")
             }
             #expect(!slowFinished.isSet)
-            server.server.stop(gracePeriod: .milliseconds(100))  // answers the waiting request with 503
+            await server.server.shutdown(gracePeriod: .milliseconds(100))  // answers the waiting request with 503
             await slowRequest.value
             #expect(slowFinished.isSet)
         }

@@ -15,6 +15,10 @@ import Foundation
 /// | `GET /__admin/requests/unmatched`, `/unmatched/near-misses` | what no stub answered |
 /// | `POST /__admin/reset` | journal and runtime stubs |
 /// | `POST /__admin/recordings/start`, `/stop`, `/snapshot`, `GET /__admin/recordings/status` | recording |
+/// | `POST /__admin/requests/reset` | clear the journal (WireMock's older route) |
+/// | `POST /__admin/requests/wait?count=&timeoutMs=` | block until `count` requests match the pattern in the body |
+/// | `POST, GET /__admin/sessions`, `GET, DELETE /__admin/sessions/{id}` | per-job sessions |
+/// | `/__admin/sessions/{id}/...` | every route above, scoped to one session |
 ///
 /// Admin requests are not journaled. Every refusal is a 4xx with a JSON reason (``AdminError``).
 public struct AdminAPI: Sendable {
@@ -25,6 +29,12 @@ public struct AdminAPI: Sendable {
     let journal: RequestJournal
     let info: ServerInfo
     let recordings: RecordingController?
+    let sessions: SessionRegistry?
+    let maxStubs: Int?
+    /// The base URL this API's requests are served under: the daemon's, or a session's.
+    let basePath: String
+    /// Where `bodyFileName` of stubs added at run time is read: the daemon's stub root.
+    let bodyFilesRoot: String?
 
     /// Creates the admin API over a server's stubs and journal.
     ///
@@ -33,11 +43,46 @@ public struct AdminAPI: Sendable {
     ///   - journal: The request journal.
     ///   - info: Facts about the server.
     ///   - recordings: The recording state behind `/__admin/recordings/*`; without it those routes answer 404.
-    public init(store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: RecordingController? = nil) {
+    ///   - sessions: The sessions behind `/__admin/sessions`; without them those routes answer 404.
+    ///   - maxStubs: The most runtime stubs `POST /__admin/mappings` may hold (429 beyond), or `nil`.
+    ///   - basePath: The path prefix of the requests this API's journal holds (a session's `/__sessions/{id}`).
+    ///   - bodyFilesRoot: The stub root whose `__files/` runtime stubs' `bodyFileName` name; default the
+    ///     store's root.
+    public init(
+        store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: RecordingController? = nil,
+        sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil
+    ) {
+        self.bodyFilesRoot = bodyFilesRoot ?? store.root
         self.store = store
         self.journal = journal
         self.info = info
         self.recordings = recordings
+        self.sessions = sessions
+        self.maxStubs = maxStubs
+        self.basePath = basePath
+    }
+
+    /// The base URL the journal's requests were sent to: the daemon's, plus a session's path.
+    var journalBaseURL: String { info.baseURL + basePath }
+
+    /// Answers an admin request, later when it waits (`POST /__admin/requests/wait`, also in a session).
+    public func reply(_ request: HTTPRequest) -> HTTPReply {
+        let parts = request.path.dropFirst(AdminAPI.prefix.count).split(separator: "/")
+        if parts.count >= 3, parts[0] == "sessions", let sessions {
+            guard let session = sessions.session(id: String(parts[1])) else {
+                return .response(AdminError.notFound("no session \(parts[1]) (ended, expired or never made)").response)
+            }
+            let rest = parts.dropFirst(2).joined(separator: "/")
+            var scoped = HTTPRequest(
+                method: request.method, rawURL: AdminAPI.prefix + "/" + rest + (request.rawQuery.map { "?" + $0 } ?? ""),
+                headers: request.headers, body: request.body, clientAddress: request.clientAddress)
+            scoped.clientAddress = request.clientAddress
+            return session.admin.reply(scoped)
+        }
+        if request.method == "POST", parts.count == 2, parts[0] == "requests", parts[1] == "wait" {
+            do { return try waitForRequests(request) } catch { return .response(error.response) }
+        }
+        return .response(handle(request))
     }
 
     /// Whether a request is for the admin API.
@@ -62,7 +107,9 @@ public struct AdminAPI: Sendable {
         var id = ""
         if parts.count == 2,
             (parts[0] == "mappings" && parts[1] != "reset")
-                || (parts[0] == "requests" && !["count", "find", "remove", "unmatched"].contains(parts[1]))
+                || (parts[0] == "requests"
+                    && !["count", "find", "remove", "unmatched", "reset", "wait"].contains(parts[1]))
+                || parts[0] == "sessions"
         {
             shape = parts[0] + "/*"
             id = parts[1]
@@ -85,7 +132,7 @@ public struct AdminAPI: Sendable {
             guard store.remove(id: try AdminAPI.uuid(id)) else { throw .notFound("no stub with id \(id)") }
             return .json(.object([:]))
         case ("GET", "requests"): return try listRequests(request)
-        case ("DELETE", "requests"):
+        case ("DELETE", "requests"), ("POST", "requests/reset"):
             journal.clear()
             return .json(.object([:]))
         case ("POST", "requests/count"):
@@ -110,7 +157,7 @@ public struct AdminAPI: Sendable {
             guard let event = journal.event(id: try AdminAPI.uuid(id)) else {
                 throw .notFound("no serve event with id \(id)")
             }
-            return .json(event.json(baseURL: info.baseURL))
+            return .json(event.json(baseURL: journalBaseURL))
         case ("DELETE", "requests/*"):
             let uuid = try AdminAPI.uuid(id)
             guard journal.removeAll(where: { $0.id == uuid }) > 0 else {
@@ -123,6 +170,20 @@ public struct AdminAPI: Sendable {
         case ("POST", "reset"):
             journal.clear()
             store.resetToFiles()
+            return .json(.object([:]))
+        case ("POST", "sessions"): return try createSession(request.body)
+        case ("GET", "sessions"):
+            let all = try requireSessions().all
+            return .json(
+                .object([
+                    "sessions": .array(all.map { $0.json(baseURL: info.baseURL) }),
+                    "meta": .object(["total": .integer(Int64(all.count))]),
+                ]))
+        case ("GET", "sessions/*"):
+            guard let session = try requireSessions().session(id: id) else { throw .notFound("no session \(id)") }
+            return .json(session.json(baseURL: info.baseURL))
+        case ("DELETE", "sessions/*"):
+            guard try requireSessions().remove(id: id) else { throw .notFound("no session \(id)") }
             return .json(.object([:]))
         default:
             let known = AdminAPI.knownShapes.contains(shape)
@@ -139,6 +200,7 @@ public struct AdminAPI: Sendable {
         "health", "version", "mappings", "mappings/reset", "mappings/*", "requests", "requests/count",
         "requests/find", "requests/remove", "requests/unmatched", "requests/unmatched/near-misses", "requests/*",
         "reset", "recordings/start", "recordings/stop", "recordings/status", "recordings/snapshot",
+        "requests/reset", "requests/wait", "sessions", "sessions/*",
     ]
 
     // MARK: Health
@@ -199,13 +261,18 @@ public struct AdminAPI: Sendable {
             members.removeValue(forKey: "uuid")
             json = .object(members)
         }
-        let filesRoot = store.root.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") }
+        let filesRoot = bodyFilesRoot.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") }
         let stub: StubMapping
         do {
             stub = try StubMapping(
                 json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot))
         } catch {
             throw .badRequest("Invalid stub mapping", error.description)
+        }
+        if let maxStubs, store.index.stub(id: stub.id) == nil, store.index.count >= maxStubs {
+            throw AdminError(
+                status: 429, title: "Too many stubs",
+                detail: "this session holds \(store.index.count) stubs, the limit (sessions.maxStubs) is \(maxStubs)")
         }
         store.add(stub)
         return .json(stub.definition, status: status)
@@ -244,7 +311,7 @@ public struct AdminAPI: Sendable {
         }
         var newestFirst = Array(events.reversed())
         if let limit = try AdminAPI.intParameter(request, "limit") { newestFirst = Array(newestFirst.prefix(limit)) }
-        let baseURL = info.baseURL
+        let baseURL = journalBaseURL
         return .json(
             .object([
                 "requests": .array(newestFirst.map { $0.json(baseURL: baseURL) }),
@@ -254,12 +321,12 @@ public struct AdminAPI: Sendable {
     }
 
     private func loggedRequest(_ event: ServeEvent) -> JSONValue {
-        event.request.journalJSON(baseURL: info.baseURL, receivedAt: event.receivedAt)
+        event.request.journalJSON(baseURL: journalBaseURL, receivedAt: event.receivedAt)
     }
 
     private func unmatchedNearMisses() -> HTTPResponse {
         let index = store.index
-        let baseURL = info.baseURL
+        let baseURL = journalBaseURL
         var nearMisses: [JSONValue] = []
         for event in journal.events where !event.wasMatched {
             for nearMiss in NearMiss.closest(to: event.request, in: index) {

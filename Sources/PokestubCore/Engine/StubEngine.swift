@@ -21,6 +21,9 @@ public final class StubEngine: HTTPHandler {
     public let recordings: RecordingController
     /// Points upstream links in served bodies at this server, or `nil` when `rewriteUpstreamLinks` is off.
     public let linkRewriter: LinkRewriter?
+    /// Per-job sessions under `/__sessions/{id}`.
+    public let sessions: SessionRegistry
+    private let nearMisses = NearMissCache()
     private let logger: Logger
 
     /// Creates an engine.
@@ -35,11 +38,12 @@ public final class StubEngine: HTTPHandler {
     ///   - rewriteUpstreamLinks: Whether links to the upstream in served bodies point at this server (see
     ///     ``LinkRewriter``). Off unless asked for, so an embedded engine serves stub bodies exactly as written;
     ///     `pokestub serve` turns it on from the config key `rewriteUpstreamLinks`, whose default is `true`.
+    ///   - sessionLimits: Limits of `/__admin/sessions`.
     ///   - logger: Where to log.
     public init(
         store: StubStore, journalCapacity: Int, mode: ServeMode = .replay, upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
-        rewriteUpstreamLinks: Bool = false, logger: Logger = .disabled
+        rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(), logger: Logger = .disabled
     ) {
         self.store = store
         self.logger = logger
@@ -50,12 +54,16 @@ public final class StubEngine: HTTPHandler {
         recordings = RecordingController(
             store: store, info: info, upstream: upstream, client: upstreamClient, options: recording,
             rewriter: linkRewriter, logger: logger)
-        admin = AdminAPI(store: store, journal: journal, info: info, recordings: recordings)
+        sessions = SessionRegistry(limits: sessionLimits, info: info, bodyFilesRoot: store.root)
+        admin = AdminAPI(store: store, journal: journal, info: info, recordings: recordings, sessions: sessions)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
         if AdminAPI.isAdmin(request) {
-            return .response(admin.handle(request))
+            return admin.reply(request)
+        }
+        if request.path.hasPrefix(Session.pathPrefix + "/") {
+            return handleInSession(request)
         }
         let started = ContinuousClock.now
         let receivedAt = Date()
@@ -73,17 +81,23 @@ public final class StubEngine: HTTPHandler {
             let record = mode == .recordMissing && recordings.shouldRecord(request)
             return forward(request, record: record, receivedAt: receivedAt, started: started)
         } else {
-            let nearMisses = NearMiss.closest(to: request, in: index)
-            response = .text(NearMiss.report(for: request, nearMisses: nearMisses), status: 404)
+            response = .text(nearMisses.report(for: request, in: index), status: 404)
             logger.info("unmatched \(request.method) \(request.rawURL)")
         }
+        StubEngine.journal(request, in: journal, stub: reference, status: response.status, since: started, at: receivedAt)
+        return .response(response)
+    }
+
+    /// Appends a serve event, timed from `started`.
+    static func journal(
+        _ request: HTTPRequest, in journal: RequestJournal, stub: ServeEvent.StubReference?, status: Int,
+        since started: ContinuousClock.Instant, at receivedAt: Date
+    ) {
         let elapsed = ContinuousClock.now - started
         journal.append(
             ServeEvent(
-                id: journal.nextEventID(), receivedAt: receivedAt, request: request, stub: reference,
-                responseStatus: response.status,
+                id: journal.nextEventID(), receivedAt: receivedAt, request: request, stub: stub, responseStatus: status,
                 durationMilliseconds: Double(elapsed.components.attoseconds) / 1e15
                     + Double(elapsed.components.seconds) * 1000))
-        return .response(response)
     }
 }

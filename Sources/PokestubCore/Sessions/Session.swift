@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// One test job's private view of a shared daemon: its own runtime stubs and its own request journal,
+/// reached under its own base path `/__sessions/{id}`.
+///
+/// Requests under the base path match the session's stubs first, then the stubs from disk, and land in the
+/// session's journal only. Its admin API is the daemon's, scoped: `/__admin/sessions/{id}/mappings`,
+/// `/__admin/sessions/{id}/requests`, and so on act on this session alone.
+public final class Session: Sendable {
+    /// The id: 24 lowercase hex digits (96 random bits), unguessable by other jobs.
+    public let id: String
+    /// A name for people, e.g. the CI job's.
+    public let name: String?
+    /// When the session was made.
+    public let createdAt: Date
+    /// Seconds without requests after which the session ends.
+    public let idleTimeoutSeconds: Int
+    /// The session's runtime stubs.
+    public let store: StubStore
+    /// The session's request journal.
+    public let journal: RequestJournal
+    /// The admin API scoped to this session.
+    public let admin: AdminAPI
+    private let lastUsedMilliseconds: Atomic<Int64>
+
+    /// The path prefix of the session's requests: `/__sessions/{id}`.
+    public var basePath: String { "\(Session.pathPrefix)/\(id)" }
+
+    /// The path prefix of every session's requests.
+    public static let pathPrefix = "/__sessions"
+
+    init(
+        name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?, now: Date
+    ) {
+        id = String(UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(24))
+        self.name = name
+        createdAt = now
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        store = StubStore(root: nil)
+        journal = RequestJournal(capacity: limits.journalCapacity)
+        admin = AdminAPI(
+            store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
+            basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)
+        lastUsedMilliseconds = Atomic(Int64(now.timeIntervalSince1970 * 1000))
+    }
+
+    /// Marks the session as used now.
+    func touch(_ now: Date = Date()) {
+        lastUsedMilliseconds.store(Int64(now.timeIntervalSince1970 * 1000), ordering: .relaxed)
+    }
+
+    /// When the session was last used.
+    public var lastUsed: Date {
+        Date(timeIntervalSince1970: Double(lastUsedMilliseconds.load(ordering: .relaxed)) / 1000)
+    }
+
+    /// Whether the session has been idle for longer than its timeout at `now`.
+    func isExpired(at now: Date) -> Bool {
+        now.timeIntervalSince(lastUsed) > Double(idleTimeoutSeconds)
+    }
+
+    /// The session as the admin API shows it.
+    public func json(baseURL: String) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id),
+            "baseUrl": .string(baseURL + basePath),
+            "adminUrl": .string(baseURL + AdminAPI.prefix + "/sessions/" + id),
+            "idleTimeoutSeconds": .integer(Int64(idleTimeoutSeconds)),
+            "createdAt": .string(ServeEvent.timestamp(createdAt)),
+            "lastUsedAt": .string(ServeEvent.timestamp(lastUsed)),
+            "stubs": .integer(Int64(store.index.count)),
+            "requests": .integer(Int64(journal.count)),
+        ]
+        if let name { object["name"] = .string(name) }
+        return .object(object)
+    }
+}
