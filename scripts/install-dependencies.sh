@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(libmicrohttpd-dev libcurl4-openssl-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(python3 python3-venv ca-certificates)
+    packages+=(python3 python3-venv ca-certificates systemd)
 fi
 
 missing=()

@@ -142,7 +142,11 @@ public final class HTTPServer: Sendable {
                 configuration.listenSocket.map { "socket \($0)" } ?? "\(configuration.host):\(configuration.port)"
             throw HTTPServerError("cannot listen on \(where_)", errno: errno)
         }
-        let port = Int(pokestub_mhd_bound_port(daemon))
+        var port = Int(pokestub_mhd_bound_port(daemon))
+        if let socket = configuration.listenSocket {
+            // libmicrohttpd reports the configured port for a socket it was handed; ask the socket.
+            port = SocketAddress.boundPort(of: socket) ?? port
+        }
         return (DaemonHandle(pointer: daemon), port)
     }
 }

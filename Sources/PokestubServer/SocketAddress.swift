@@ -38,6 +38,29 @@ struct SocketAddress {
         }
     }
 
+    /// The TCP port a socket is bound to, or `nil`.
+    static func boundPort(of descriptor: Int32) -> Int? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard result == 0 else { return nil }
+        return withUnsafePointer(to: &storage) { pointer -> Int? in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET:
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin_port))
+                }
+            case AF_INET6:
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
+            default: nil
+            }
+        }
+    }
+
     /// Calls `body` with the address as a `sockaddr` pointer.
     mutating func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>) -> T) -> T {
         withUnsafePointer(to: &storage) { pointer in

@@ -46,8 +46,19 @@ public func withStubServer<Result>(
     journalCapacity: Int = 10_000, isolation: isolated (any Actor)? = #isolation,
     _ body: (StubServer) async throws -> Result
 ) async throws -> Result {
-    let (server, stubServer) = try StubServerLauncher.start(
-        mappings: mappings, stubsDirectory: stubsDirectory, routes: routes, journalCapacity: journalCapacity)
+    // Loading a stub folder blocks for a while: it runs on a Dispatch thread, so the few threads that run
+    // Swift tasks stay free for the tests running beside this one.
+    let (server, stubServer) = try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<(HTTPServer, StubServer), any Error>) in
+        DispatchQueue.global().async {
+            continuation.resume(
+                with: Swift.Result {
+                    try StubServerLauncher.start(
+                        mappings: mappings, stubsDirectory: stubsDirectory, routes: routes,
+                        journalCapacity: journalCapacity)
+                })
+        }
+    }
     // Stopped with `shutdown`, which waits off the cooperative threads; a `defer` cannot await.
     let result: Result
     do {

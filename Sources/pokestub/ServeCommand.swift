@@ -41,12 +41,30 @@ enum ServeCommand {
                                         larger bodies are written to __files/ (default 65536)
           --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
           --log-level LEVEL             error | warning | notice | info | debug (default info)
+          --admin-token TOKEN           bearer token the admin API requires (prefer $POKESTUB_ADMIN_TOKEN:
+                                        flags show in ps); required when --host is not loopback
+          --admin-allow-unauthenticated serve an open admin API off loopback anyway (warned about)
+          --admin-port PORT             serve the admin API on a port of its own (0 picks one)
+          --limits-max-connections N    connections open at once (default 1024)
+          --limits-idle-timeout-seconds N
+                                        close connections idle this long (default 60)
+          --limits-max-body-bytes N     larger request bodies get 413 (default 16777216)
+          --limits-max-header-bytes N   larger request headers get 431 (default 32768)
+          --sessions-max N              sessions open at once, 429 beyond (default 256)
+          --sessions-max-stubs N        runtime stubs per session (default 1000)
+          --sessions-journal-max-entries N
+                                        serve events kept per session (default 1000)
+          --sessions-idle-timeout-seconds N
+                                        sessions end after this long unused (default 600)
           -h, --help                    print this help
 
         Modes: replay answers from stubs only and never contacts the upstream; record sends every
         request upstream and writes the answers as stubs; record-missing answers from stubs and
         records what they miss; proxy answers from stubs and passes misses to the upstream without
         writing. Upstream refused or unreachable gives 502, a timeout 504.
+
+        Under systemd: speaks the notify protocol (READY, RELOADING, STOPPING, STATUS) when
+        NOTIFY_SOCKET is set, and serves on the socket passed through LISTEN_FDS (socket activation).
 
         Signals: SIGHUP reloads the stubs (a broken file keeps the previous stubs serving);
         SIGINT and SIGTERM stop accepting, finish requests in flight, and exit 0 (in a record mode,
@@ -58,8 +76,12 @@ enum ServeCommand {
         """
 
     static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
-        let valueOptions = Set(Configuration.keys.map(Configuration.flagName(for:)) + ["config"])
-        let parsed = try ParsedArguments(arguments, valueOptions: valueOptions, flagOptions: ["help"], command: "serve")
+        let switches = ["adminAllowUnauthenticated"]  // flags without a value
+        let valueOptions = Set(
+            Configuration.keys.filter { !switches.contains($0) }.map(Configuration.flagName(for:)) + ["config"])
+        let flagOptions = Set(["help"] + switches.map(Configuration.flagName(for:)))
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: valueOptions, flagOptions: flagOptions, command: "serve")
         if parsed.flags.contains("help") {
             Console.out(help)
             return .success
@@ -72,6 +94,7 @@ enum ServeCommand {
         for key in Configuration.keys {
             if let value = parsed.options[Configuration.flagName(for: key)] { flags[key] = value }
         }
+        for key in switches where parsed.flags.contains(Configuration.flagName(for: key)) { flags[key] = "true" }
         let configuration: Configuration
         do {
             configuration = try Configuration.resolve(
@@ -81,6 +104,19 @@ enum ServeCommand {
             throw CommandFailure(status: .configuration, message: error.description)
         }
         let logger = Logger(handler: StandardErrorLogHandler(), level: configuration.logLevel)
+        if !configuration.bindsLoopbackOnly && configuration.adminToken == nil {
+            guard configuration.adminAllowUnauthenticated else {
+                throw CommandFailure(
+                    status: .configuration,
+                    message: "invalid configuration adminToken: host \(configuration.host) is reachable from other "
+                        + "machines, and anyone who reaches it could change the stubs; set adminToken "
+                        + "(POKESTUB_ADMIN_TOKEN) or, if the network is trusted, adminAllowUnauthenticated")
+            }
+            logger.warning(
+                "THE ADMIN API IS OPEN TO EVERY MACHINE THAT REACHES \(configuration.host): anyone can change stubs "
+                    + "and read the journal (adminAllowUnauthenticated is set; set adminToken instead)")
+        }
+        let notifier = SystemdNotifier(environment: environment)
 
         let store = StubStore(root: configuration.stubs)
         let report = store.reload()
@@ -100,25 +136,50 @@ enum ServeCommand {
         let engine = StubEngine(
             store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
-            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, logger: logger)
+            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
+            adminAccess: AdminAccess(token: configuration.adminToken, onMainServer: configuration.adminPort == nil),
+            logger: logger)
+        let activatedSocket = SocketActivation.listeningSocket(environment: environment)
+        let limits = configuration.limits
+        func serverConfiguration(port: Int, socket: Int32?) -> HTTPServerConfiguration {
+            HTTPServerConfiguration(
+                host: configuration.host, port: port, listenSocket: socket, connectionLimit: limits.maxConnections,
+                idleTimeoutSeconds: limits.idleTimeoutSeconds, maxBodyBytes: limits.maxBodyBytes,
+                maxHeaderBytes: limits.maxHeaderBytes)
+        }
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
-            handler: engine, logger: logger)
+            configuration: serverConfiguration(port: configuration.port, socket: activatedSocket), handler: engine,
+            logger: logger)
+        let adminServer = configuration.adminPort.map { port in
+            HTTPServer(
+                configuration: serverConfiguration(port: port, socket: nil), handler: AdminOnlyHandler(engine: engine),
+                logger: logger)
+        }
         do {
             try server.start()
+            try adminServer?.start()
         } catch {
+            server.stop(gracePeriod: .zero)
             throw CommandFailure(status: .unavailable, message: error.description)
         }
-        engine.info.baseURL = server.baseURL
-        Console.out(
-            "pokestub listening on \(server.baseURL) (\(store.index.count) stubs from \(configuration.stubs), "
-                + "mode \(configuration.mode.rawValue))")
+        let baseURL = server.baseURL
+        engine.info.baseURL = baseURL
+        let served = "\(store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
+        Console.out("pokestub listening on \(baseURL) (\(served))")
+        if let adminServer { Console.out("pokestub admin API on \(adminServer.baseURL)/__admin") }
+        if activatedSocket != nil { logger.notice("serving on the socket systemd passed (LISTEN_FDS)") }
+        notifier.ready(status: "serving \(served) on \(baseURL)")
 
         let stopped = DispatchSemaphore(value: 0)
         var signalSources = [any DispatchSourceSignal]()
         signalSources.append(
             SignalHandlers.on(SIGHUP) {
+                notifier.reloading()
                 let report = store.reload()
+                defer {
+                    let state = report.succeeded ? "" : ", last reload failed"
+                    notifier.ready(status: "serving \(store.index.count) stubs from \(configuration.stubs)\(state)")
+                }
                 if report.succeeded {
                     logger.notice("reloaded \(report.stubCount) stubs from \(configuration.stubs)")
                 } else {
@@ -134,6 +195,8 @@ enum ServeCommand {
         stopped.wait()
         signalSources.forEach { $0.cancel() }
         logger.notice("stopping: finishing requests in flight")
+        notifier.stopping()
+        adminServer?.stop(gracePeriod: .seconds(2))
         server.stop()
         upstreamClient.shutdown()
         if configuration.mode == .record || configuration.mode == .recordMissing

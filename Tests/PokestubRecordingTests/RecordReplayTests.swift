@@ -129,7 +129,8 @@ struct RecordReplayTests {
         let refusedJSON = try JSONValue.parse(refused.body)
         #expect(refusedJSON["upstream"] == .string("http://127.0.0.1:\(port)"))
         #expect(refusedJSON["error"] == .string("unreachable"))
-        #expect((refusedJSON["message"]?.stringValue ?? "").contains("onnect"))
+        let refusedMessage = refusedJSON["message"]?.stringValue ?? ""
+        #expect(refusedMessage.contains("onnect"))
         #expect(folder.files.isEmpty, "\(folder.files)")
         let (_, journal) = try await server.admin("GET", "/requests")
         let statuses = journal["requests"].flatMap { value -> [JSONValue]? in

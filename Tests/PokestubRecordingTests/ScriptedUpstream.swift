@@ -30,7 +30,7 @@ final class ScriptedUpstream: Sendable {
     ) async throws -> ScriptedUpstream {
         let logPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("pokestub-upstream-\(UUID().uuidString).log").path
-        FileManager.default.createFile(atPath: logPath, contents: Data())
+        _ = FileManager.default.createFile(atPath: logPath, contents: Data())
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments =

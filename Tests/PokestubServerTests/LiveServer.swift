@@ -36,7 +36,16 @@ final class LiveServer: Sendable {
         stubRoot: String? = nil, journalCapacity: Int = 10_000, threads: Int? = nil,
         _ body: (LiveServer) async throws -> T
     ) async throws -> T {
-        let live = try LiveServer(stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads)
+        // Loading stubs takes a while in a debug build; it runs on a Dispatch thread so the few threads that
+        // run test tasks stay free for the tests running beside this one.
+        let live = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        try LiveServer(stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads)
+                    })
+            }
+        }
         let result: T
         do {
             result = try await body(live)

@@ -19,7 +19,9 @@ public struct AdminError: Error, Sendable {
     public var response: HTTPResponse {
         var error: [String: JSONValue] = ["title": .string(title)]
         if let detail { error["detail"] = .string(detail) }
-        return .json(.object(["errors": .array([.object(error)])]), status: status)
+        var response = HTTPResponse.json(.object(["errors": .array([.object(error)])]), status: status)
+        if status == 401 { response.headers.add(name: "WWW-Authenticate", value: #"Bearer realm="pokestub admin""#) }
+        return response
     }
 
     static func notFound(_ what: String) -> AdminError {

@@ -20,6 +20,17 @@ import Foundation
 /// | `recording.redactHeaders` | `POKESTUB_RECORDING_REDACT_HEADERS` | `--recording-redact-headers` | `Authorization, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token` |
 /// | `recording.redactQueryParameters` | `POKESTUB_RECORDING_REDACT_QUERY_PARAMETERS` | `--recording-redact-query-parameters` | `token, key, apikey, secret, password, …` |
 /// | `recording.largeBodyBytes` | `POKESTUB_RECORDING_LARGE_BODY_BYTES` | `--recording-large-body-bytes` | `65536` |
+/// | `adminToken` | `POKESTUB_ADMIN_TOKEN` | `--admin-token` | none; required when `host` is not loopback |
+/// | `adminAllowUnauthenticated` | `POKESTUB_ADMIN_ALLOW_UNAUTHENTICATED` | `--admin-allow-unauthenticated` | `false` |
+/// | `adminPort` | `POKESTUB_ADMIN_PORT` | `--admin-port` | none: the admin API shares `port` |
+/// | `limits.maxConnections` | `POKESTUB_LIMITS_MAX_CONNECTIONS` | `--limits-max-connections` | `1024` |
+/// | `limits.idleTimeoutSeconds` | `POKESTUB_LIMITS_IDLE_TIMEOUT_SECONDS` | `--limits-idle-timeout-seconds` | `60` |
+/// | `limits.maxBodyBytes` | `POKESTUB_LIMITS_MAX_BODY_BYTES` | `--limits-max-body-bytes` | `16777216` |
+/// | `limits.maxHeaderBytes` | `POKESTUB_LIMITS_MAX_HEADER_BYTES` | `--limits-max-header-bytes` | `32768` |
+/// | `sessions.max` | `POKESTUB_SESSIONS_MAX` | `--sessions-max` | `256` |
+/// | `sessions.maxStubs` | `POKESTUB_SESSIONS_MAX_STUBS` | `--sessions-max-stubs` | `1000` |
+/// | `sessions.journalMaxEntries` | `POKESTUB_SESSIONS_JOURNAL_MAX_ENTRIES` | `--sessions-journal-max-entries` | `1000` |
+/// | `sessions.idleTimeoutSeconds` | `POKESTUB_SESSIONS_IDLE_TIMEOUT_SECONDS` | `--sessions-idle-timeout-seconds` | `600` |
 ///
 /// Lists are JSON arrays of strings in `config.json` and comma-separated elsewhere (an empty value turns
 /// redaction off). Booleans are `true` or `false`.
@@ -41,6 +52,36 @@ public struct Configuration: Sendable, Equatable {
     public var journalMaxEntries = 10_000
     /// The least serious log level written.
     public var logLevel = LogLevel.info
+    /// The bearer token admin requests must carry (`Authorization: Bearer …`), or `nil`.
+    public var adminToken: String?
+    /// Whether the admin API may be served off loopback without a token (loudly warned about).
+    public var adminAllowUnauthenticated = false
+    /// A port of its own for the admin API (then the main port answers 404 under `/__admin`), or `nil`.
+    public var adminPort: Int?
+    /// Connection and size limits, applied through libmicrohttpd.
+    public var limits = Limits()
+    /// Limits of per-job sessions.
+    public var sessions = SessionLimits()
+
+    /// Limits on what clients may send and hold open.
+    public struct Limits: Sendable, Equatable {
+        /// The most connections open at once.
+        public var maxConnections = 1_024
+        /// Seconds a connection may stay idle before it is closed.
+        public var idleTimeoutSeconds = 60
+        /// The largest request body, in bytes (413 beyond).
+        public var maxBodyBytes = 16 << 20
+        /// Memory for one request line and its headers, in bytes (431 beyond).
+        public var maxHeaderBytes = 32 << 10
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Whether `host` is a loopback address, where the admin API needs no token.
+    public var bindsLoopbackOnly: Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
     /// The upstream connect timeout, in milliseconds.
     public var upstreamConnectTimeoutMilliseconds = 5_000
     /// The upstream total timeout per exchange, in milliseconds.
@@ -57,7 +98,9 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = [
         "host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel", "upstreamConnectTimeoutMs",
         "upstreamTimeoutMs", "rewriteUpstreamLinks", "recording.redactHeaders", "recording.redactQueryParameters",
-        "recording.largeBodyBytes",
+        "recording.largeBodyBytes", "adminToken", "adminAllowUnauthenticated", "adminPort", "limits.maxConnections",
+        "limits.idleTimeoutSeconds", "limits.maxBodyBytes", "limits.maxHeaderBytes", "sessions.max",
+        "sessions.maxStubs", "sessions.journalMaxEntries", "sessions.idleTimeoutSeconds",
     ]
 
     /// The environment variable for a key: `journal.maxEntries` gives `POKESTUB_JOURNAL_MAX_ENTRIES`.
@@ -124,6 +167,32 @@ public struct Configuration: Sendable, Equatable {
                 .filter { !$0.isEmpty }
         }
         switch key {
+        case "adminToken":
+            let token = try text()
+            guard token.count >= 16, !token.contains(where: { $0.isWhitespace }) else {
+                throw fail("must be at least 16 characters without spaces (use a random one, e.g. openssl rand -hex 32)")
+            }
+            adminToken = token
+        case "adminAllowUnauthenticated":
+            adminAllowUnauthenticated = try bool()
+        case "adminPort":
+            adminPort = value == .null || (try? text()) == "" ? nil : try integer(0...65_535)
+        case "limits.maxConnections":
+            limits.maxConnections = try integer(1...100_000)
+        case "limits.idleTimeoutSeconds":
+            limits.idleTimeoutSeconds = try integer(1...86_400)
+        case "limits.maxBodyBytes":
+            limits.maxBodyBytes = try integer(1_024...(1 << 30))
+        case "limits.maxHeaderBytes":
+            limits.maxHeaderBytes = try integer(8_192...(1 << 20))
+        case "sessions.max":
+            sessions.maxSessions = try integer(0...100_000)
+        case "sessions.maxStubs":
+            sessions.maxStubsPerSession = try integer(0...1_000_000)
+        case "sessions.journalMaxEntries":
+            sessions.journalCapacity = try integer(0...1_000_000)
+        case "sessions.idleTimeoutSeconds":
+            sessions.defaultIdleSeconds = try integer(1...86_400)
         case "upstreamConnectTimeoutMs":
             upstreamConnectTimeoutMilliseconds = try integer(1...600_000)
         case "upstreamTimeoutMs":

@@ -23,6 +23,8 @@ public final class StubEngine: HTTPHandler {
     public let linkRewriter: LinkRewriter?
     /// Per-job sessions under `/__sessions/{id}`.
     public let sessions: SessionRegistry
+    /// Who may use the admin API, and whether this server answers it.
+    public let adminAccess: AdminAccess
     private let nearMisses = NearMissCache()
     private let logger: Logger
 
@@ -39,12 +41,15 @@ public final class StubEngine: HTTPHandler {
     ///     ``LinkRewriter``). Off unless asked for, so an embedded engine serves stub bodies exactly as written;
     ///     `pokestub serve` turns it on from the config key `rewriteUpstreamLinks`, whose default is `true`.
     ///   - sessionLimits: Limits of `/__admin/sessions`.
+    ///   - adminAccess: The admin token, and whether this server answers `/__admin` at all.
     ///   - logger: Where to log.
     public init(
         store: StubStore, journalCapacity: Int, mode: ServeMode = .replay, upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
-        rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(), logger: Logger = .disabled
+        rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
+        adminAccess: AdminAccess = AdminAccess(), logger: Logger = .disabled
     ) {
+        self.adminAccess = adminAccess
         self.store = store
         self.logger = logger
         journal = RequestJournal(capacity: journalCapacity)
@@ -60,7 +65,10 @@ public final class StubEngine: HTTPHandler {
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
         if AdminAPI.isAdmin(request) {
-            return admin.reply(request)
+            guard adminAccess.onMainServer else {
+                return .response(AdminError.notFound("the admin API is served on its own port (adminPort)").response)
+            }
+            return handleAdmin(request)
         }
         if request.path.hasPrefix(Session.pathPrefix + "/") {
             return handleInSession(request)
@@ -86,6 +94,15 @@ public final class StubEngine: HTTPHandler {
         }
         StubEngine.journal(request, in: journal, stub: reference, status: response.status, since: started, at: receivedAt)
         return .response(response)
+    }
+
+    /// Answers an admin request, after checking ``adminAccess``; what the admin port's server calls.
+    public func handleAdmin(_ request: HTTPRequest) -> HTTPReply {
+        if let refusal = adminAccess.refusal(for: request) {
+            logger.warning("admin request refused: \(request.method) \(request.path) from \(request.clientAddress ?? "?")")
+            return .response(refusal.response)
+        }
+        return admin.reply(request)
     }
 
     /// Appends a serve event, timed from `started`.

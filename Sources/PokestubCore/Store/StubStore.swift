@@ -71,6 +71,10 @@ public final class StubStore: Sendable {
             state.lastReload = report
             if report.succeeded {
                 state.fileStubs = result.stubs
+                // A stub recorded at run time is also a file now: the file's copy replaces it, so one id
+                // never answers twice. A runtime stub that deliberately replaces a file stub (PUT) stays.
+                let fileIDs = Set(result.stubs.map(\.id))
+                state.runtimeStubs.removeAll { fileIDs.contains($0.id) && !state.hiddenFileIDs.contains($0.id) }
                 state.rebuild()
             }
         }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("An admin API nobody else can drive")
+struct AdminSecurityTests {
+    private static let token = "0123456789abcdef0123456789abcdef"
+
+    private static func status(_ url: String, method: String = "GET", bearer: String? = nil) async throws -> Int {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    @Test("binding off loopback without a token refuses to start, naming the key")
+    func tokenRequiredOffLoopback() async throws {
+        let refused = try await PokestubProcess.run([
+            "serve", "--host", "0.0.0.0", "--port", "0", "--stubs", Repository.stubs,
+        ])
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains("invalid configuration adminToken"))
+    }
+
+    @Test("with a token, admin calls without it or with a wrong one get 401; the right one passes")
+    func bearerToken() async throws {
+        let server = try PokestubProcess(
+            ["serve", "--host", "0.0.0.0", "--port", "0", "--stubs", Repository.stubs],
+            environment: ["POKESTUB_ADMIN_TOKEN": Self.token])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        #expect(try await Self.status(base + "/__admin/requests") == 401)
+        #expect(try await Self.status(base + "/__admin/requests", bearer: "wrong-token-wrong-token") == 401)
+        #expect(try await Self.status(base + "/__admin/mappings", method: "DELETE", bearer: "nope") == 401)
+        #expect(try await Self.status(base + "/__admin/requests", bearer: Self.token) == 200)
+        #expect(try await Self.status(base + "/__admin/health") == 200)  // for liveness probes
+        #expect(try await Self.status(base + "/api/v2/pokemon/1/") == 200)  // stubs need no token
+        #expect(try await Self.status(base + "/api/v2/pokemon/1/", bearer: Self.token) == 200)
+    }
+
+    @Test("the opt-out serves an open admin API off loopback with a loud warning")
+    func optOut() async throws {
+        let server = try PokestubProcess(
+            ["serve", "--host", "0.0.0.0", "--port", "0", "--stubs", Repository.stubs, "--admin-allow-unauthenticated"])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        try await server.waitForError(containing: "THE ADMIN API IS OPEN")
+        #expect(try await Self.status(base + "/__admin/requests") == 200)
+    }
+
+    @Test("with adminPort the admin API moves to its own port and the main port refuses it")
+    func ownPort() async throws {
+        let server = try PokestubProcess(["serve", "--port", "0", "--admin-port", "0", "--stubs", Repository.stubs])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        let adminLine = try await server.waitForLine(startingWith: "pokestub admin API on ")
+        let admin = String(adminLine.dropFirst("pokestub admin API on ".count).dropLast("/__admin".count))
+        #expect(try await Self.status(base + "/__admin/requests") == 404)
+        #expect(try await Self.status(admin + "/__admin/requests") == 200)
+        #expect(try await Self.status(admin + "/api/v2/pokemon/1/") == 404)
+        #expect(try await Self.status(base + "/api/v2/pokemon/1/") == 200)
+    }
+
+    @Test("a short token is refused as configuration")
+    func shortToken() async throws {
+        let refused = try await PokestubProcess.run(["serve", "--admin-token", "short", "--stubs", Repository.stubs])
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains("invalid configuration adminToken (from --admin-token)"))
+    }
+}
