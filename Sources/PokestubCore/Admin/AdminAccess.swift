@@ -50,4 +50,3 @@ public struct AdminAccess: Sendable {
         return difference == 0
     }
 }
-

@@ -170,7 +170,8 @@ public struct Configuration: Sendable, Equatable {
         case "adminToken":
             let token = try text()
             guard token.count >= 16, !token.contains(where: { $0.isWhitespace }) else {
-                throw fail("must be at least 16 characters without spaces (use a random one, e.g. openssl rand -hex 32)")
+                throw fail(
+                    "must be at least 16 characters without spaces (use a random one, e.g. openssl rand -hex 32)")
             }
             adminToken = token
         case "adminAllowUnauthenticated":

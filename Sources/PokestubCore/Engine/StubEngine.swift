@@ -92,14 +92,16 @@ public final class StubEngine: HTTPHandler {
             response = .text(nearMisses.report(for: request, in: index), status: 404)
             logger.info("unmatched \(request.method) \(request.rawURL)")
         }
-        StubEngine.journal(request, in: journal, stub: reference, status: response.status, since: started, at: receivedAt)
+        StubEngine.journal(
+            request, in: journal, stub: reference, status: response.status, since: started, at: receivedAt)
         return .response(response)
     }
 
     /// Answers an admin request, after checking ``adminAccess``; what the admin port's server calls.
     public func handleAdmin(_ request: HTTPRequest) -> HTTPReply {
         if let refusal = adminAccess.refusal(for: request) {
-            logger.warning("admin request refused: \(request.method) \(request.path) from \(request.clientAddress ?? "?")")
+            logger.warning(
+                "admin request refused: \(request.method) \(request.path) from \(request.clientAddress ?? "?")")
             return .response(refusal.response)
         }
         return admin.reply(request)
