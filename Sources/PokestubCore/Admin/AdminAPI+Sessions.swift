@@ -14,7 +14,8 @@ extension AdminAPI {
                 throw .badRequest("Invalid session", "expected a JSON object")
             }
             for key in members.keys where !["name", "idleTimeoutSeconds"].contains(key) {
-                throw .badRequest("Invalid session", "unsupported field \"\(key)\" (supported: name, idleTimeoutSeconds)")
+                throw .badRequest(
+                    "Invalid session", "unsupported field \"\(key)\" (supported: name, idleTimeoutSeconds)")
             }
             switch members["name"] {
             case nil, .null?: break
@@ -36,7 +37,9 @@ extension AdminAPI {
             case .tooManySessions(let limit):
                 throw AdminError(
                     status: 429, title: "Too many sessions",
-                    detail: "\(limit) sessions are open, the limit (sessions.max); end one with DELETE /__admin/sessions/{id}")
+                    detail:
+                        "\(limit) sessions are open, the limit (sessions.max); end one with DELETE /__admin/sessions/{id}"
+                )
             case .invalidIdleTimeout(let seconds, let limit):
                 throw .badRequest("Invalid session", "idleTimeoutSeconds must be from 1 to \(limit), not \(seconds)")
             }

@@ -74,7 +74,8 @@ public struct AdminAPI: Sendable {
             }
             let rest = parts.dropFirst(2).joined(separator: "/")
             var scoped = HTTPRequest(
-                method: request.method, rawURL: AdminAPI.prefix + "/" + rest + (request.rawQuery.map { "?" + $0 } ?? ""),
+                method: request.method,
+                rawURL: AdminAPI.prefix + "/" + rest + (request.rawQuery.map { "?" + $0 } ?? ""),
                 headers: request.headers, body: request.body, clientAddress: request.clientAddress)
             scoped.clientAddress = request.clientAddress
             return session.admin.reply(scoped)

@@ -13,7 +13,8 @@ extension StubEngine {
             return .response(
                 AdminError(
                     status: 404, title: "No such session",
-                    detail: "session \(id.debugDescription) ended, expired or never existed; make one with POST /__admin/sessions"
+                    detail:
+                        "session \(id.debugDescription) ended, expired or never existed; make one with POST /__admin/sessions"
                 ).response)
         }
         var innerPath = String(afterPrefix.dropFirst(id.count))

@@ -31,7 +31,8 @@ public final class Session: Sendable {
     public static let pathPrefix = "/__sessions"
 
     init(
-        name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?, now: Date
+        name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?,
+        now: Date
     ) {
         id = String(UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(24))
         self.name = name

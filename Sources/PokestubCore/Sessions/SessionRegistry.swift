@@ -44,7 +44,8 @@ public final class SessionRegistry: Sendable {
         return try sessions.withLock { (sessions: inout [String: Session]) throws(CreationError) -> Session in
             guard sessions.count < limits.maxSessions else { throw .tooManySessions(limit: limits.maxSessions) }
             let session = Session(
-                name: name, idleTimeoutSeconds: idle, limits: limits, info: info, bodyFilesRoot: bodyFilesRoot, now: now)
+                name: name, idleTimeoutSeconds: idle, limits: limits, info: info, bodyFilesRoot: bodyFilesRoot, now: now
+            )
             sessions[session.id] = session
             return session
         }
