@@ -20,5 +20,14 @@ for check in scripts/check-*.sh; do
     bash "$check"
 done
 
+echo "== pokebase (a PokeAPI client from PyPI) recorded through record-missing, then replayed"
+POKESTUB=.build/debug/pokestub Tests/pokebase/run.sh
+
+echo "== benchmark script end to end (short setting; its figures are not checked here)"
+bench_log=$(mktemp)
+Benchmarks/run.sh --quick --duration 1 > "$bench_log"
+grep -E "^\| (list|pokemon|miss|POST)" "$bench_log" || true
+rm -f "$bench_log"
+
 echo "== tests"
 swift test --skip-build
