@@ -190,12 +190,13 @@ def prepare_stub_root(work: Path) -> Path:
     return root
 
 
-def prepare_nginx_root(work: Path, stubs: Path, miss_text: bytes) -> Path:
+def prepare_nginx_root(work: Path, pokestub_base: str) -> Path:
+    """nginx serves exactly the bytes pokestub sends (its upstream links already point at itself)."""
     root = work / "nginx-root"
     root.mkdir()
-    shutil.copyfile(stubs / "__files" / "pokemon" / "list" / "offset-0-limit-20.json", root / "list.json")
-    shutil.copyfile(stubs / "__files" / "pokemon" / "1.json", root / "pokemon-1.json")
-    (root / "miss.txt").write_bytes(miss_text)
+    (root / "list.json").write_bytes(urllib_body(pokestub_base + LIST_PATH))
+    (root / "pokemon-1.json").write_bytes(urllib_body(pokestub_base + BIG_PATH))
+    (root / "miss.txt").write_bytes(urllib_body(pokestub_base + MISS_PATH))
     return root
 
 
@@ -256,8 +257,7 @@ def main() -> int:
 
         pokestub = start_pokestub(args.binary, stubs, BIG_PATH)
         servers.append(pokestub)
-        miss_text = urllib_body(pokestub.base + MISS_PATH)
-        nginx = start_nginx(prepare_nginx_root(work, stubs, miss_text), work, BIG_PATH)
+        nginx = start_nginx(prepare_nginx_root(work, pokestub.base), work, BIG_PATH)
         servers.append(nginx)
         check_same_bytes(pokestub.base, nginx.base)
 
