@@ -377,9 +377,11 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int) -> dict 
             return None
 
         def timed(base: str) -> float:
-            urls = [base + BIG_PATH] * count
+            arguments = ["curl", "-s"]
+            for _ in range(count):
+                arguments += ["-o", "/dev/null", base + BIG_PATH]
             started = time.monotonic()
-            subprocess.run(["curl", "-s", "-o", "/dev/null", *urls], check=True, timeout=300)
+            subprocess.run(arguments, check=True, timeout=300, stdout=subprocess.DEVNULL)
             return (time.monotonic() - started) * 1000
 
         timed(server.base)  # warm up: first recording, connection to the upstream
