@@ -105,37 +105,4 @@ extension PokestubAdminClient {
             (json) throws(PokestubClientError) in try NearMissReport(json: json)
         }
     }
-
-    /// Waits until the journal holds enough requests matching a pattern, polling
-    /// `POST /__admin/requests/count`. Use it when the app sends a request in the background after the
-    /// screen under test appears.
-    ///
-    /// - Parameters:
-    ///   - expected: How many to wait for; `.atLeast(1)` waits for the first. `.exactly(n)` returns as soon as
-    ///     the count is `n` (it may still grow afterwards).
-    ///   - pattern: The request pattern.
-    ///   - timeout: The longest wait; 5 seconds by default.
-    ///   - pollInterval: The pause between counts; 50 ms by default.
-    /// - Returns: The count that satisfied the expectation.
-    /// - Throws: ``PokestubClientError/timedOut(expected:pattern:actualCount:timeout:)`` when the timeout passes
-    ///   first; other ``PokestubClientError``s from the server.
-    @discardableResult
-    public func waitForRequests(
-        _ expected: RequestCount, _ pattern: RequestPatternBuilder, timeout: Duration = .seconds(5),
-        pollInterval: Duration = .milliseconds(50)
-    ) async throws(PokestubClientError) -> Int {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var count = try await countRequests(pattern)
-        while !expected.isSatisfied(by: count) {
-            guard clock.now < deadline else {
-                throw .timedOut(expected: expected, pattern: pattern.description, actualCount: count, timeout: timeout)
-            }
-            do { try await Task.sleep(for: pollInterval) } catch {
-                throw .timedOut(expected: expected, pattern: pattern.description, actualCount: count, timeout: timeout)
-            }
-            count = try await countRequests(pattern)
-        }
-        return count
-    }
 }

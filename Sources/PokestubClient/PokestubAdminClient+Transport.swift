@@ -7,25 +7,46 @@ import Foundation
 extension PokestubAdminClient {
     /// Sends one admin request and returns the JSON it answers with.
     ///
-    /// Use it for operations this client has no method for.
+    /// Use it for operations this client has no method for. The admin token, when the client has one, goes
+    /// along as `Authorization: Bearer <token>`.
     ///
     /// - Parameters:
     ///   - method: The method, e.g. `POST`.
-    ///   - path: The path after `/__admin`, e.g. `/mappings`.
+    ///   - path: The path after ``adminPath``, e.g. `/mappings`.
     ///   - query: Query items.
     ///   - body: A JSON body, sent with `Content-Type: application/json`.
     /// - Returns: The JSON body of a 2xx answer; an empty object when the body is empty.
     /// - Throws: ``PokestubClientError/transport(method:url:underlying:)`` without an answer,
-    ///   ``PokestubClientError/refused(method:url:status:errors:)`` for a non-2xx answer,
+    ///   ``PokestubClientError/unauthorized(method:url:tokenSent:errors:)`` for a 401,
+    ///   ``PokestubClientError/refused(method:url:status:errors:)`` for another non-2xx answer,
     ///   ``PokestubClientError/unexpectedResponse(method:url:reason:)`` when a 2xx body is not JSON.
     @discardableResult
     public func send(
         _ method: String, _ path: String, query: [URLQueryItem] = [], body: StubJSON? = nil
     ) async throws(PokestubClientError) -> StubJSON {
+        let answer = try await exchange(method, path, query: query, body: body)
+        guard (200..<300).contains(answer.status) else { throw refusal(answer) }
+        return try answer.json()
+    }
+
+    /// Sends one admin request and returns the answer whatever its status.
+    ///
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - path: The path after ``adminPath``.
+    ///   - query: Query items.
+    ///   - body: A JSON body.
+    ///   - extraSeconds: Time the server may take on top of ``timeoutSeconds`` (a wait's own timeout).
+    /// - Throws: ``PokestubClientError/transport(method:url:underlying:)`` without an answer.
+    func exchange(
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: StubJSON? = nil,
+        extraSeconds: Double = 0
+    ) async throws(PokestubClientError) -> AdminAnswer {
         let url = adminURL(path, query: query)
-        var request = URLRequest(url: url, timeoutInterval: timeoutSeconds)
+        var request = URLRequest(url: url, timeoutInterval: timeoutSeconds + extraSeconds)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body.serialized()
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -40,17 +61,17 @@ extension PokestubAdminClient {
         guard let http = response as? HTTPURLResponse else {
             throw .unexpectedResponse(method: method, url: url, reason: "not an HTTP response")
         }
-        guard (200..<300).contains(http.statusCode) else {
-            throw .refused(
-                method: method, url: url, status: http.statusCode, errors: PokestubAdminClient.errors(in: data))
+        return AdminAnswer(method: method, url: url, status: http.statusCode, data: data)
+    }
+
+    /// The error for a non-2xx answer: ``PokestubClientError/unauthorized(method:url:tokenSent:errors:)`` for
+    /// 401, else ``PokestubClientError/refused(method:url:status:errors:)``.
+    func refusal(_ answer: AdminAnswer) -> PokestubClientError {
+        let errors = PokestubAdminClient.errors(in: answer.data)
+        if answer.status == 401 {
+            return .unauthorized(method: answer.method, url: answer.url, tokenSent: token != nil, errors: errors)
         }
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([:]) }
-        do {
-            return try StubJSON(parsing: data, what: "the answer")
-        } catch {
-            let excerpt = String(decoding: data.prefix(200), as: UTF8.self)
-            throw .unexpectedResponse(method: method, url: url, reason: "the body is not JSON: \(excerpt)")
-        }
+        return .refused(method: answer.method, url: answer.url, status: answer.status, errors: errors)
     }
 
     /// Reads WireMock's `{"errors": [{"title", "detail"}]}`, or keeps the body's start as the title.

@@ -35,6 +35,16 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
     ///     another shape, one entry whose title is its first 512 bytes.
     case refused(method: String, url: URL, status: Int, errors: [AdminErrorDetail])
 
+    /// The admin API wants a bearer token (HTTP 401): none was sent, or the one sent is not the daemon's
+    /// `adminToken`.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The admin URL requested.
+    ///   - tokenSent: Whether the client sent a token (then the server refused it).
+    ///   - errors: The server's reasons, e.g. `Admin token required`.
+    case unauthorized(method: String, url: URL, tokenSent: Bool, errors: [AdminErrorDetail])
+
     /// The server answered 2xx with a body this client could not read.
     ///
     /// - Parameters:
@@ -65,7 +75,11 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
     ///   - pattern: The request pattern, in words.
     ///   - actualCount: How many had matched when the wait ended.
     ///   - timeout: How long the wait lasted.
-    case timedOut(expected: RequestCount, pattern: String, actualCount: Int, timeout: Duration)
+    ///   - closest: The journaled requests closest to the pattern that did not match it, closest first, with
+    ///     the server's differences (`method: expected "GET", got "POST"`); empty when the server gave none.
+    case timedOut(
+        expected: RequestCount, pattern: String, actualCount: Int, timeout: Duration,
+        closest: [VerificationFailure.ClosestRequest] = [])
 
     /// The error as one readable sentence.
     public var description: String {
@@ -78,20 +92,43 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
             let reasons = errors.map(\.description).joined(separator: "; ")
             return "pokestub refused \(method) \(url.absoluteString) (HTTP \(status))"
                 + (reasons.isEmpty ? "" : ": \(reasons)")
+        case .unauthorized(let method, let url, let tokenSent, let errors):
+            let advice =
+                tokenSent
+                ? "the admin token was refused; set \(PokestubAdminClient.tokenEnvironmentVariable) to the daemon's adminToken"
+                : "the admin API needs a token; set \(PokestubAdminClient.tokenEnvironmentVariable) to the daemon's "
+                    + "adminToken, or pass token: to PokestubAdminClient(baseURL:token:)"
+            let reasons = errors.map(\.description).joined(separator: "; ")
+            return "pokestub refused \(method) \(url.absoluteString) (HTTP 401): \(advice)"
+                + (reasons.isEmpty ? "" : " (server: \(reasons))")
         case .unexpectedResponse(let method, let url, let reason):
             return "Unexpected answer from pokestub to \(method) \(url.absoluteString): \(reason)"
         case .invalidJSON(let what, let reason):
             return "Invalid JSON in \(what): \(reason)"
         case .verificationFailed(let failure):
             return failure.description
-        case .timedOut(let expected, let pattern, let actualCount, let timeout):
-            return "Timed out after \(timeout) waiting for \(expected) matching \(pattern); \(actualCount) matched"
+        case .timedOut(let expected, let pattern, let actualCount, let timeout, let closest):
+            var lines = [
+                "Timed out after \(timeout) waiting for \(expected) matching \(pattern); \(actualCount) matched"
+            ]
+            if !closest.isEmpty {
+                lines += ["", "Closest requests:"]
+                for entry in closest {
+                    lines.append("  \(entry.request)")
+                    lines += entry.differences.map { "    \($0)" }
+                }
+            }
+            return lines.joined(separator: "\n")
         }
     }
 
-    /// The HTTP status when this is ``refused(method:url:status:errors:)``, otherwise `nil`.
+    /// The HTTP status when this is ``refused(method:url:status:errors:)`` (or 401 for
+    /// ``unauthorized(method:url:tokenSent:errors:)``), otherwise `nil`.
     public var httpStatus: Int? {
-        if case .refused(_, _, let status, _) = self { return status }
-        return nil
+        switch self {
+        case .refused(_, _, let status, _): return status
+        case .unauthorized: return 401
+        default: return nil
+        }
     }
 }

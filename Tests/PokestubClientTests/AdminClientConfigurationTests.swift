@@ -21,10 +21,49 @@ struct AdminClientConfigurationTests {
 
     @Test("a path prefix is kept, so admin requests go under it")
     func pathPrefix() throws {
-        let admin = try PokestubAdminClient(environment: ["POKEMON_URL": "http://127.0.0.1:8080/__sessions/7"])
+        let admin = try PokestubAdminClient(environment: ["POKEMON_URL": "http://127.0.0.1:8080/proxy/pokestub"])
+        #expect(admin.sessionID == nil)
         #expect(
             admin.adminURL("/requests", query: [URLQueryItem(name: "limit", value: "2")]).absoluteString
-                == "http://127.0.0.1:8080/__sessions/7/__admin/requests?limit=2")
+                == "http://127.0.0.1:8080/proxy/pokestub/__admin/requests?limit=2")
+    }
+
+    @Test("a session's base URL makes a client for that session")
+    func sessionBaseURL() throws {
+        let admin = try PokestubAdminClient(environment: ["POKEMON_URL": "http://127.0.0.1:8080/__sessions/7f3a/"])
+        #expect(admin.sessionID == "7f3a")
+        #expect(admin.baseURL.absoluteString == "http://127.0.0.1:8080")
+        #expect(admin.adminPath == "/__admin/sessions/7f3a")
+        #expect(
+            admin.adminURL("/requests/wait").absoluteString
+                == "http://127.0.0.1:8080/__admin/sessions/7f3a/requests/wait")
+        let daemon = PokestubAdminClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
+        #expect(daemon.scoped(toSession: "7f3a").adminURL("/mappings") == admin.adminURL("/mappings"))
+    }
+
+    @Test("POKESTUB_ADMIN_TOKEN gives the token; blank means none; it never shows in descriptions")
+    func tokenFromEnvironment() throws {
+        let admin = try PokestubAdminClient(environment: ["POKESTUB_ADMIN_TOKEN": "  s3cret-token  "])
+        #expect(admin.hasToken)
+        #expect(admin.description == "pokestub admin at http://127.0.0.1:8080/__admin (bearer token set)")
+        var dumped = ""
+        dump(admin, to: &dumped)
+        #expect(!dumped.contains("s3cret"), "\(dumped)")
+        #expect(try !PokestubAdminClient(environment: ["POKESTUB_ADMIN_TOKEN": " "]).hasToken)
+        #expect(!PokestubAdminClient(baseURL: PokestubAdminClient.defaultBaseURL, token: "").hasToken)
+    }
+
+    @Test("a token with spaces is an error naming the variable, without showing the value")
+    func invalidToken() {
+        let error = #expect(throws: PokestubClientError.self) {
+            try PokestubAdminClient(environment: ["POKESTUB_ADMIN_TOKEN": "two words"])
+        }
+        guard case .invalidConfiguration(let variable, let value, _)? = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(variable == "POKESTUB_ADMIN_TOKEN")
+        #expect(!value.contains("words") && !(error?.description.contains("words") ?? true))
     }
 
     @Test(

@@ -1,0 +1,55 @@
+import Foundation
+import PokestubClient
+import PokestubCore
+import Testing
+
+@Suite("The admin token")
+struct AdminTokenTests {
+    static let token = "correct-horse-battery-staple"
+
+    static func engine() -> StubEngine {
+        StubEngine(store: StubStore(root: nil), journalCapacity: 100, adminAccess: AdminAccess(token: token))
+    }
+
+    @Test("the token from POKESTUB_ADMIN_TOKEN is sent as a bearer token, to sessions too")
+    func tokenSent() async throws {
+        try await OwnServer.with(engine: Self.engine()) { baseURL in
+            let admin = try PokestubAdminClient(environment: [
+                "POKEMON_URL": baseURL.absoluteString, "POKESTUB_ADMIN_TOKEN": " \(Self.token)\n",
+            ])
+            #expect(admin.hasToken)
+            try await admin.addStub(StubBuilder.get("/a"))
+            #expect(try await admin.stubs().count == 1)
+            try await admin.withSession { session in
+                try await session.admin.addStub(StubBuilder.get("/b").willReturn(.text("b")))
+                #expect(try await HTTPFetch.send(session.baseURL.appendingPathComponent("b")).text == "b")
+                #expect(try await session.admin.waitForRequests(.atLeast(1), .get("/b"), timeout: .seconds(5)) == 1)
+            }
+        }
+    }
+
+    @Test("no token or a wrong one is a 401 saying what to set")
+    func unauthorized() async throws {
+        try await OwnServer.with(engine: Self.engine()) { baseURL in
+            let missing = await #expect(throws: PokestubClientError.self) {
+                try await PokestubAdminClient(baseURL: baseURL).stubs()
+            }
+            guard case .unauthorized(let method, let url, let tokenSent, _)? = missing else {
+                Issue.record("expected unauthorized, got \(String(describing: missing))")
+                return
+            }
+            #expect(method == "GET" && url.path == "/__admin/mappings" && !tokenSent)
+            #expect(missing?.httpStatus == 401)
+            let missingText = missing?.description ?? ""
+            #expect(missingText.contains("(HTTP 401): the admin API needs a token; set POKESTUB_ADMIN_TOKEN"))
+            #expect(missingText.contains("Admin token required"), "the server's reason: \(missingText)")
+
+            let wrong = await #expect(throws: PokestubClientError.self) {
+                try await PokestubAdminClient(baseURL: baseURL, token: "guess").createSession()
+            }
+            let wrongText = wrong?.description ?? ""
+            #expect(wrongText.contains("(HTTP 401): the admin token was refused"), "\(wrongText)")
+            #expect(!wrongText.contains("guess"), "the token is not shown")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import PokestubClient
+import PokestubCore
+import PokestubTesting
+import Testing
+
+@Suite("Waiting for requests")
+struct WaitForRequestsTests {
+    @Test("the server-side wait returns as soon as the request arrives, without polling")
+    func returnsEarly() async throws {
+        try await withStubServer(mappings: [StubBuilder.get("/late")]) { server in
+            let url = server.url("/late")
+            let journal = server.engine.journal
+            let sender = Task {
+                // Send once the server holds the wait (or after 5 s, when the expectation below fails).
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(5)
+                while journal.waitingCount == 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(journal.waitingCount == 1, "the server holds the wait")
+                _ = try await HTTPFetch.send(url)
+            }
+            let clock = ContinuousClock()
+            let started = clock.now
+            // A poll would only look again after 30 s; the server answers when the request arrives.
+            let count = try await server.admin.waitForRequests(
+                .atLeast(1), .get("/late"), timeout: .seconds(20), pollInterval: .seconds(30))
+            #expect(count == 1)
+            #expect(clock.now - started < .seconds(10))
+            try await sender.value
+        }
+    }
+
+    @Test("requests already in the journal count")
+    func countsThoseAlreadyThere() async throws {
+        try await withStubServer(mappings: [StubBuilder.get("/early")]) { server in
+            for _ in 0..<3 { _ = try await HTTPFetch.send(server.url("/early")) }
+            #expect(try await server.admin.waitForRequests(.atLeast(2), .get("/early"), timeout: .seconds(5)) == 3)
+            #expect(try await server.admin.waitForRequests(.exactly(3), .get("/early"), timeout: .seconds(5)) == 3)
+            #expect(try await server.admin.waitForRequests(.never, .get("/other"), timeout: .seconds(5)) == 0)
+        }
+    }
+
+    @Test("a timed-out wait names the count and how the closest requests differ")
+    func timeoutShowsNearMisses() async throws {
+        try await withStubServer(mappings: [StubBuilder.any(.any).willReturn(.status(204))]) { server in
+            _ = try await HTTPFetch.send(server.url("/api/v2/pokemon/1/"), method: "POST")
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.waitForRequests(
+                    .atLeast(1), .get("/api/v2/pokemon/1/"), timeout: .milliseconds(300))
+            }
+            guard case .timedOut(_, _, let actualCount, _, let closest)? = error else {
+                Issue.record("expected a timeout, got \(String(describing: error))")
+                return
+            }
+            #expect(actualCount == 0)
+            #expect(closest.map(\.differences) == [[#"method: expected "GET", got "POST""#]])
+            #expect(
+                error?.description == """
+                    Timed out after 0.3 seconds waiting for at least 1 request matching GET /api/v2/pokemon/1/; 0 matched
+
+                    Closest requests:
+                      POST /api/v2/pokemon/1/
+                        method: expected "GET", got "POST"
+                    """)
+        }
+    }
+
+    @Test("a wait through a session's client counts that session's requests only")
+    func waitInSession() async throws {
+        try await withStubServer(mappings: [StubBuilder.get("/api/v2/berry/1/")]) { server in
+            try await server.admin.withSession { session in
+                _ = try await HTTPFetch.send(server.url("/api/v2/berry/1/"))  // the daemon's, not the session's
+                let error = await #expect(throws: PokestubClientError.self) {
+                    try await session.admin.waitForRequests(
+                        .atLeast(1), .get("/api/v2/berry/1/"), timeout: .milliseconds(200))
+                }
+                #expect(
+                    error?.description.hasPrefix("Timed out after 0.2 seconds") == true, "\(String(describing: error))")
+
+                let url = session.baseURL.appendingPathComponent("api/v2/berry/1/")
+                let sender = Task {
+                    try await Task.sleep(for: .milliseconds(200))
+                    _ = try await HTTPFetch.send(url)
+                }
+                #expect(
+                    try await session.admin.waitForRequests(
+                        .atLeast(1), .get("/api/v2/berry/1/"), timeout: .seconds(10))
+                        == 1)
+                try await sender.value
+            }
+        }
+    }
+
+    @Test("an older daemon without the wait route is polled instead", arguments: [404, 405])
+    func fallsBackToPolling(status: Int) async throws {
+        let engine = StubEngine(store: StubStore(root: nil), journalCapacity: 100)
+        let handler = NoWaitHandler(engine: engine, status: status)
+        try await OwnServer.with(engine: engine, handler: handler) { baseURL in
+            let admin = PokestubAdminClient(baseURL: baseURL)
+            try await admin.addStub(StubBuilder.get("/late"))
+            let url = baseURL.appendingPathComponent("late")
+            let sender = Task {
+                try await Task.sleep(for: .milliseconds(200))
+                _ = try await HTTPFetch.send(url)
+            }
+            let count = try await admin.waitForRequests(
+                .atLeast(1), .get("/late"), timeout: .seconds(10), pollInterval: .milliseconds(20))
+            #expect(count == 1)
+            #expect(handler.waitRequests.load(ordering: .relaxed) == 1)
+            try await sender.value
+
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await admin.waitForRequests(.atLeast(2), .get("/late"), timeout: .milliseconds(100))
+            }
+            #expect(
+                error?.description
+                    == "Timed out after 0.1 seconds waiting for at least 2 requests matching GET /late; 1 matched")
+        }
+    }
+}
