@@ -41,6 +41,7 @@ enum ServeCommand {
                                         larger bodies are written to __files/ (default 65536)
           --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
           --log-level LEVEL             error | warning | notice | info | debug (default info)
+          --watch-stubs true|false      reload when stub files change (default true)
           --admin-token TOKEN           bearer token the admin API requires (prefer $POKESTUB_ADMIN_TOKEN:
                                         flags show in ps); required when --host is not loopback
           --admin-allow-unauthenticated serve an open admin API off loopback anyway (warned about)
@@ -65,6 +66,9 @@ enum ServeCommand {
 
         Under systemd: speaks the notify protocol (READY, RELOADING, STOPPING, STATUS) when
         NOTIFY_SOCKET is set, and serves on the socket passed through LISTEN_FDS (socket activation).
+
+        Stub files are watched (--watch-stubs false turns it off): a change reloads them after 200 ms of
+        quiet, exactly as SIGHUP does.
 
         Signals: SIGHUP reloads the stubs (a broken file keeps the previous stubs serving);
         SIGINT and SIGTERM stop accepting, finish requests in flight, and exit 0 (in a record mode,
@@ -171,29 +175,32 @@ enum ServeCommand {
         notifier.ready(status: "serving \(served) on \(baseURL)")
 
         let stopped = DispatchSemaphore(value: 0)
+        @Sendable func reload(_ trigger: String) {
+            notifier.reloading()
+            let report = store.reload()
+            defer {
+                let state = report.succeeded ? "" : ", last reload failed"
+                notifier.ready(status: "serving \(store.index.count) stubs from \(configuration.stubs)\(state)")
+            }
+            if report.succeeded {
+                logger.notice("reloaded \(report.stubCount) stubs from \(configuration.stubs) (\(trigger))")
+            } else {
+                for problem in report.problems { logger.error(problem.description) }
+                logger.error(
+                    "reload (\(trigger)) failed with \(report.problems.count) problem(s); still serving the previous "
+                        + "\(store.index.count) stubs")
+            }
+        }
         var signalSources = [any DispatchSourceSignal]()
-        signalSources.append(
-            SignalHandlers.on(SIGHUP) {
-                notifier.reloading()
-                let report = store.reload()
-                defer {
-                    let state = report.succeeded ? "" : ", last reload failed"
-                    notifier.ready(status: "serving \(store.index.count) stubs from \(configuration.stubs)\(state)")
-                }
-                if report.succeeded {
-                    logger.notice("reloaded \(report.stubCount) stubs from \(configuration.stubs)")
-                } else {
-                    for problem in report.problems { logger.error(problem.description) }
-                    logger.error(
-                        "reload failed with \(report.problems.count) problem(s); still serving the previous \(store.index.count) stubs"
-                    )
-                }
-            })
+        signalSources.append(SignalHandlers.on(SIGHUP) { reload("SIGHUP") })
+        let watcher =
+            configuration.watchStubs ? StubTreeWatcher(root: configuration.stubs) { reload("files changed") } : nil
         for signal in [SIGINT, SIGTERM] {
             signalSources.append(SignalHandlers.on(signal) { stopped.signal() })
         }
         stopped.wait()
         signalSources.forEach { $0.cancel() }
+        withExtendedLifetime(watcher) {}
         logger.notice("stopping: finishing requests in flight")
         notifier.stopping()
         adminServer?.stop(gracePeriod: .seconds(2))

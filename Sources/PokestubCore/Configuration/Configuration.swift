@@ -20,6 +20,7 @@ import Foundation
 /// | `recording.redactHeaders` | `POKESTUB_RECORDING_REDACT_HEADERS` | `--recording-redact-headers` | `Authorization, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token` |
 /// | `recording.redactQueryParameters` | `POKESTUB_RECORDING_REDACT_QUERY_PARAMETERS` | `--recording-redact-query-parameters` | `token, key, apikey, secret, password, …` |
 /// | `recording.largeBodyBytes` | `POKESTUB_RECORDING_LARGE_BODY_BYTES` | `--recording-large-body-bytes` | `65536` |
+/// | `watchStubs` | `POKESTUB_WATCH_STUBS` | `--watch-stubs` | `true`: reload when stub files change (inotify) |
 /// | `adminToken` | `POKESTUB_ADMIN_TOKEN` | `--admin-token` | none; required when `host` is not loopback |
 /// | `adminAllowUnauthenticated` | `POKESTUB_ADMIN_ALLOW_UNAUTHENTICATED` | `--admin-allow-unauthenticated` | `false` |
 /// | `adminPort` | `POKESTUB_ADMIN_PORT` | `--admin-port` | none: the admin API shares `port` |
@@ -52,6 +53,8 @@ public struct Configuration: Sendable, Equatable {
     public var journalMaxEntries = 10_000
     /// The least serious log level written.
     public var logLevel = LogLevel.info
+    /// Whether the stub root is watched and reloaded on change (inotify, debounced), besides SIGHUP.
+    public var watchStubs = true
     /// The bearer token admin requests must carry (`Authorization: Bearer …`), or `nil`.
     public var adminToken: String?
     /// Whether the admin API may be served off loopback without a token (loudly warned about).
@@ -98,7 +101,8 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = [
         "host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel", "upstreamConnectTimeoutMs",
         "upstreamTimeoutMs", "rewriteUpstreamLinks", "recording.redactHeaders", "recording.redactQueryParameters",
-        "recording.largeBodyBytes", "adminToken", "adminAllowUnauthenticated", "adminPort", "limits.maxConnections",
+        "recording.largeBodyBytes", "watchStubs", "adminToken", "adminAllowUnauthenticated", "adminPort",
+        "limits.maxConnections",
         "limits.idleTimeoutSeconds", "limits.maxBodyBytes", "limits.maxHeaderBytes", "sessions.max",
         "sessions.maxStubs", "sessions.journalMaxEntries", "sessions.idleTimeoutSeconds",
     ]
@@ -174,6 +178,8 @@ public struct Configuration: Sendable, Equatable {
                     "must be at least 16 characters without spaces (use a random one, e.g. openssl rand -hex 32)")
             }
             adminToken = token
+        case "watchStubs":
+            watchStubs = try bool()
         case "adminAllowUnauthenticated":
             adminAllowUnauthenticated = try bool()
         case "adminPort":

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Hot reload under fire")
+struct HotReloadTests {
+    private static func mapping(_ path: String, _ body: String) -> String {
+        #"{"request": {"method": "GET", "urlPath": "\#(path)"}, "response": {"status": 200, "body": "\#(body)"}}"#
+    }
+
+    @Test("files rewritten, truncated, deleted and renamed while clients hammer: no 5xx, never a partial stub")
+    func reloadUnderFire() async throws {
+        let folder = try TemporaryFolder()
+        for name in ["a", "b", "c"] {
+            try folder.write("stubs/mappings/\(name).json", Self.mapping("/\(name)", "\(name)0"))
+        }
+        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        let mappings = folder.path + "/stubs/mappings"
+
+        // The writer: 3 s of non-atomic rewrites, truncations, broken JSON, deletions and renames.
+        let writerDone = DoneFlag()
+        let writer = Task.detached {
+            defer { writerDone.set() }
+            let deadline = ContinuousClock.now + .seconds(3)
+            var version = 1
+            while ContinuousClock.now < deadline {
+                let a = FileHandle(forWritingAtPath: mappings + "/a.json")
+                try? a?.truncate(atOffset: 0)
+                try? a?.write(contentsOf: Data(Self.mapping("/a", "a\(version)").utf8))
+                try? a?.close()
+                let b = URL(fileURLWithPath: mappings + "/b.json")
+                try? Data(Self.mapping("/b", "b\(version)").utf8.prefix(20)).write(to: b)
+                try? Data(Self.mapping("/b", "b\(version)").utf8).write(to: b)
+                if version % 3 == 0 {
+                    try? FileManager.default.removeItem(atPath: mappings + "/c.json")
+                } else {
+                    let temporary = URL(fileURLWithPath: mappings + "/.c.tmp")
+                    try? Data(Self.mapping("/c", "c\(version)").utf8).write(to: temporary)
+                    rename(temporary.path, mappings + "/c.json")
+                }
+                version += 1
+                try? await Task.sleep(for: .milliseconds(7))
+            }
+            return version
+        }
+        // The clients, bounded by count and by the writer's time.
+        var statuses: [Int: Int] = [:]
+        var badBodies: [String] = []
+        var requests = 0
+        while !writerDone.isSet, requests < 3_000 {
+            let name = ["a", "b", "c"][requests % 3]
+            let (status, body) = try await fetch(base + "/\(name)")
+            statuses[status, default: 0] += 1
+            if status == 200, body.range(of: "^\(name)[0-9]+$", options: .regularExpression) == nil {
+                badBodies.append(body)
+            }
+            requests += 1
+        }
+        let versions = await writer.value
+        #expect(versions > 10)
+        #expect(requests >= 30)  // enough to overlap many rewrites; a loaded machine sends fewer
+        #expect(statuses.keys.allSatisfy { $0 == 200 || $0 == 404 }, "\(statuses)")
+        #expect(badBodies.isEmpty, "\(badBodies.prefix(5))")
+
+        // Calm again: the last good versions are served.
+        for name in ["a", "b", "c"] {
+            try folder.write("stubs/mappings/\(name).json", Self.mapping("/\(name)", "\(name)final"))
+        }
+        var settled = false
+        for _ in 0..<200 where !settled {
+            let answers = try await [fetch(base + "/a").body, fetch(base + "/b").body, fetch(base + "/c").body]
+            settled = answers == ["afinal", "bfinal", "cfinal"]
+            if !settled { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(settled)
+        #expect(server.stderr.contains("files changed"))
+    }
+}
+
+/// A flag one task sets and another reads.
+final class DoneFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
