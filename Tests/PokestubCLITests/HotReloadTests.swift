@@ -23,19 +23,21 @@ struct HotReloadTests {
         let base = try await server.waitUntilListening()
         let mappings = folder.path + "/stubs/mappings"
 
-        // The writer: 3 s of non-atomic rewrites, truncations, broken JSON, deletions and renames.
+        // The writer: forty rounds of non-atomic rewrites, truncations, broken JSON, deletions and renames,
+        // each followed by SIGHUP, which may land mid-write. Bounded by count, not time, so a loaded machine
+        // runs the same test, only slower.
         let writerDone = DoneFlag()
         let writer = Task.detached {
             defer { writerDone.set() }
-            let deadline = ContinuousClock.now + .seconds(3)
-            var version = 1
-            while ContinuousClock.now < deadline {
+            for version in 1...40 {
                 let a = FileHandle(forWritingAtPath: mappings + "/a.json")
                 try? a?.truncate(atOffset: 0)
+                server.signal(SIGHUP)
                 try? a?.write(contentsOf: Data(Self.mapping("/a", "a\(version)").utf8))
                 try? a?.close()
                 let b = URL(fileURLWithPath: mappings + "/b.json")
                 try? Data(Self.mapping("/b", "b\(version)").utf8.prefix(20)).write(to: b)
+                server.signal(SIGHUP)
                 try? Data(Self.mapping("/b", "b\(version)").utf8).write(to: b)
                 if version % 3 == 0 {
                     try? FileManager.default.removeItem(atPath: mappings + "/c.json")
@@ -44,16 +46,15 @@ struct HotReloadTests {
                     try? Data(Self.mapping("/c", "c\(version)").utf8).write(to: temporary)
                     rename(temporary.path, mappings + "/c.json")
                 }
-                version += 1
-                try? await Task.sleep(for: .milliseconds(7))
+                server.signal(SIGHUP)
+                try? await Task.sleep(for: .milliseconds(10))
             }
-            return version
         }
-        // The clients, bounded by count and by the writer's time.
+        // The clients hammer until the writer is done.
         var statuses: [Int: Int] = [:]
         var badBodies: [String] = []
         var requests = 0
-        while !writerDone.isSet, requests < 3_000 {
+        while !writerDone.isSet {
             let name = ["a", "b", "c"][requests % 3]
             let (status, body) = try await fetch(base + "/\(name)")
             statuses[status, default: 0] += 1
@@ -62,9 +63,8 @@ struct HotReloadTests {
             }
             requests += 1
         }
-        let versions = await writer.value
-        #expect(versions > 10)
-        #expect(requests >= 30)  // enough to overlap many rewrites; a loaded machine sends fewer
+        await writer.value
+        #expect(requests > 0)
         #expect(statuses.keys.allSatisfy { $0 == 200 || $0 == 404 }, "\(statuses)")
         #expect(badBodies.isEmpty, "\(badBodies.prefix(5))")
 
@@ -79,7 +79,7 @@ struct HotReloadTests {
             if !settled { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(settled)
-        #expect(server.stderr.contains("files changed"))
+        #expect(server.stderr.contains("reloaded"))
     }
 }
 

@@ -56,7 +56,7 @@ struct StubMappingTests {
             (#"{"request": {"urlPathTemplate": "/a/{id"}}"#, "request.urlPathTemplate"),
             (#"{"request": {"urlPathTemplate": "/a/x{id}/"}}"#, "request.urlPathTemplate"),
             (#"{"request": {"queryParameters": {"q": {"or": []}}}}"#, "request.queryParameters.q.or"),
-            (#"{"request": {}, "scenarioName": "s"}"#, "scenarioName"),
+            (#"{"request": {}, "newScenarioState": "s"}"#, "newScenarioState"),
             (#"{"request": {}, "response": {"status": 99}}"#, "response.status"),
             (#"{"request": {}, "response": {"headers": {"X": {"a": 1}}}}"#, "response.headers.X"),
             (#"{"request": {}, "response": {"headers": {"X": null}}}"#, "response.headers.X"),

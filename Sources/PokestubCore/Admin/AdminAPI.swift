@@ -17,6 +17,7 @@ import Foundation
 /// | `POST /__admin/recordings/start`, `/stop`, `/snapshot`, `GET /__admin/recordings/status` | recording |
 /// | `POST /__admin/requests/reset` | clear the journal (WireMock's older route) |
 /// | `POST /__admin/requests/wait?count=&timeoutMs=` | block until `count` requests match the pattern in the body |
+/// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset`, `PUT /__admin/scenarios/{name}/state` | scenarios |
 /// | `POST, GET /__admin/sessions`, `GET, DELETE /__admin/sessions/{id}` | per-job sessions |
 /// | `/__admin/sessions/{id}/...` | every route above, scoped to one session |
 ///
@@ -114,6 +115,9 @@ public struct AdminAPI: Sendable {
         {
             shape = parts[0] + "/*"
             id = parts[1]
+        } else if parts.count == 3, parts[0] == "scenarios", parts[2] == "state" {
+            shape = "scenarios/*/state"
+            id = parts[1]
         }
         switch (method, shape) {
         case ("GET", "health"): return health()
@@ -171,7 +175,13 @@ public struct AdminAPI: Sendable {
         case ("POST", "reset"):
             journal.clear()
             store.resetToFiles()
+            store.scenarios.reset()
             return .json(.object([:]))
+        case ("GET", "scenarios"): return listScenarios()
+        case ("POST", "scenarios/reset"):
+            store.scenarios.reset()
+            return .json(.object([:]))
+        case ("PUT", "scenarios/*/state"): return try setScenarioState(name: id, body: request.body)
         case ("POST", "sessions"): return try createSession(request.body)
         case ("GET", "sessions"):
             let all = try requireSessions().all
@@ -201,7 +211,8 @@ public struct AdminAPI: Sendable {
         "health", "version", "mappings", "mappings/reset", "mappings/*", "requests", "requests/count",
         "requests/find", "requests/remove", "requests/unmatched", "requests/unmatched/near-misses", "requests/*",
         "reset", "recordings/start", "recordings/stop", "recordings/status", "recordings/snapshot",
-        "requests/reset", "requests/wait", "sessions", "sessions/*",
+        "requests/reset", "requests/wait", "sessions", "sessions/*", "scenarios", "scenarios/reset",
+        "scenarios/*/state",
     ]
 
     // MARK: Health

@@ -27,9 +27,12 @@ extension StubEngine {
         let index = store.index
         let response: HTTPResponse
         var reference: ServeEvent.StubReference?
-        if let match = sessionIndex.match(inner) ?? index.match(inner) {
+        // A session keeps its own scenario states, for its stubs and the daemon's alike.
+        let scenarios = session.store.scenarios
+        if let match = sessionIndex.match(inner, scenarios: scenarios) ?? index.match(inner, scenarios: scenarios) {
             response = linkRewriter?.rewrite(match.response, to: info.baseURL + session.basePath) ?? match.response
             reference = match.stub
+            if let rule = match.scenario, let newState = rule.newState { scenarios.set(rule.name, to: newState) }
         } else {
             let closest = (NearMiss.closest(to: inner, in: sessionIndex) + NearMiss.closest(to: inner, in: index))
                 .sorted { $0.result.distance < $1.result.distance }

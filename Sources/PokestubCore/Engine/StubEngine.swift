@@ -82,9 +82,10 @@ public final class StubEngine: HTTPHandler {
         let index = store.index
         let response: HTTPResponse
         var reference: ServeEvent.StubReference?
-        if let match = index.match(request) {
+        if let match = index.match(request, scenarios: store.scenarios) {
             response = linkRewriter?.rewrite(match.response) ?? match.response
             reference = match.stub
+            if let rule = match.scenario, let newState = rule.newState { store.scenarios.set(rule.name, to: newState) }
         } else if mode != .replay {
             let record = mode == .recordMissing && recordings.shouldRecord(request)
             return forward(request, record: record, receivedAt: receivedAt, started: started)

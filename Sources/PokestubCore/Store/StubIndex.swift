@@ -17,6 +17,7 @@ public final class StubIndex: Sendable {
     /// What each stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, built once.
     private let responses: [HTTPResponse]
     private let references: [ServeEvent.StubReference]
+    private let scenarioRules: [ScenarioRule?]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
     private let rank: [Int]
     private let byLiteralPath: [String: PathGroup]
@@ -36,6 +37,8 @@ public final class StubIndex: Sendable {
         public var response: HTTPResponse
         /// The stub's position in ``StubIndex/stubs``.
         public var position: Int
+        /// The stub's scenario rule: the caller moves the scenario to its new state.
+        public var scenario: ScenarioRule?
     }
 
     /// Builds the index.
@@ -50,6 +53,7 @@ public final class StubIndex: Sendable {
             return response
         }
         references = stubs.map { ServeEvent.StubReference(id: $0.id, name: $0.name) }
+        scenarioRules = stubs.map(\.scenario)
         let order = stubs.indices.sorted { lhs, rhs in
             stubs[lhs].priority != stubs[rhs].priority ? stubs[lhs].priority < stubs[rhs].priority : lhs > rhs
         }
@@ -95,16 +99,26 @@ public final class StubIndex: Sendable {
 
     /// The stub that answers the request: among those that match, the lowest priority number, then the one
     /// added last. `nil` when none matches.
-    public func bestMatch(for request: HTTPRequest) -> StubMapping? {
-        match(request).map { stubs[$0.position] }
+    public func bestMatch(for request: HTTPRequest, scenarios: ScenarioStates? = nil) -> StubMapping? {
+        match(request, scenarios: scenarios).map { stubs[$0.position] }
     }
 
     /// Like ``bestMatch(for:)``, with the response ready to send: the serving hot path.
-    public func match(_ request: HTTPRequest) -> Match? {
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - scenarios: The scenarios' states; a stub that requires another state is passed over. Without it,
+    ///     every scenario counts as ``ScenarioRule/started``.
+    public func match(_ request: HTTPRequest, scenarios: ScenarioStates? = nil) -> Match? {
         var best: Int?
         func consider(_ candidates: [Int]) {
             for index in candidates {
                 if let best, rank[best] < rank[index] { return }  // lists are in rank order
+                if let rule = scenarioRules[index],
+                    !(scenarios?.allows(rule) ?? (rule.requiredState ?? ScenarioRule.started == ScenarioRule.started))
+                {
+                    continue
+                }
                 if patterns[index].matches(request) {
                     best = index
                     return
@@ -124,7 +138,9 @@ public final class StubIndex: Sendable {
             }
         }
         consider(unindexed)
-        return best.map { Match(stub: references[$0], response: responses[$0], position: $0) }
+        return best.map {
+            Match(stub: references[$0], response: responses[$0], position: $0, scenario: scenarioRules[$0])
+        }
     }
 
     /// The stubs worth comparing with an unmatched request for near misses: those under the deepest folder of

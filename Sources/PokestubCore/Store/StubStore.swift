@@ -9,6 +9,8 @@ import Synchronization
 public final class StubStore: Sendable {
     /// The stub root this store reloads from, or `nil` for runtime stubs only.
     public let root: String?
+    /// The states of the scenarios these stubs take part in.
+    public let scenarios = ScenarioStates()
     private let state: Mutex<State>
 
     private struct State {

@@ -26,6 +26,8 @@ public struct StubMapping: Sendable {
     public var response: ResponseDefinition
     /// Free-form data kept with the stub (WireMock's `metadata`).
     public var metadata: JSONValue?
+    /// The stub's part in a scenario, if any.
+    public var scenario: ScenarioRule?
     /// Where the stub came from.
     public var source: Source
     /// The JSON the stub was read from, with `id` filled in: what the admin API shows.
@@ -44,7 +46,8 @@ public struct StubMapping: Sendable {
 
     /// The fields a stub mapping may have.
     public static let fieldNames = [
-        "id", "uuid", "name", "priority", "request", "response", "metadata", "persistent",
+        "id", "uuid", "name", "priority", "request", "response", "metadata", "persistent", "scenarioName",
+        "requiredScenarioState", "newScenarioState",
     ]
 }
 
@@ -61,11 +64,6 @@ extension StubMapping {
         json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore
     ) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a stub mapping")
-        for unsupported in ["scenarioName", "requiredScenarioState", "newScenarioState"]
-        where object.keys.contains(unsupported) {
-            throw StubDefinitionError(
-                "scenarios are not supported yet (field \"\(unsupported)\")", keyPath: [unsupported])
-        }
         var id = defaultID
         for key in ["id", "uuid"] {
             if let text = try object.string(key) {
@@ -82,6 +80,16 @@ extension StubMapping {
             throw StubDefinitionError("must be 1 or more (1 is the highest priority)", keyPath: ["priority"])
         }
         metadata = object.take("metadata")
+        let scenarioName = try object.string("scenarioName")
+        let requiredState = try object.string("requiredScenarioState")
+        let newState = try object.string("newScenarioState")
+        if let scenarioName {
+            scenario = ScenarioRule(name: scenarioName, requiredState: requiredState, newState: newState)
+        } else if requiredState != nil || newState != nil {
+            throw StubDefinitionError(
+                "needs scenarioName: the state belongs to a scenario",
+                keyPath: [requiredState != nil ? "requiredScenarioState" : "newScenarioState"])
+        }
         _ = try object.bool("persistent")
         guard let requestJSON = object.take("request") else {
             throw StubDefinitionError("is missing", keyPath: ["request"])
