@@ -91,6 +91,12 @@ let package = Package(
             dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient"],
             swiftSettings: swiftSettings
         ),
+        // Hostile input: what the fuzzers (Fuzz/) found, hostile admin JSON, regex bombs, over raw sockets too.
+        .testTarget(
+            name: "PokestubRobustnessTests",
+            dependencies: ["PokestubCore", "PokestubServer"],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -119,7 +119,10 @@ extension JSONValue {
             } else {
                 let code = String(cString: number.objCType)
                 if code == "d" || code == "f" {
-                    let double = number.doubleValue
+                    // Foundation reads numbers beyond 64 bits as NSDecimalNumber, whose `doubleValue` can be off
+                    // by one ulp on Linux (so 5.8446744073419104e+19 did not equal itself after a round trip);
+                    // its decimal text converts exactly.
+                    let double = (number as? NSDecimalNumber).flatMap { Double($0.stringValue) } ?? number.doubleValue
                     if let exact = Int64(exactly: double), !String(describing: number).contains(".") {
                         self = .integer(exact)
                     } else {

@@ -13,13 +13,36 @@ enum JSONComparison {
     ///   - ignoreExtraElements: Objects in `actual` may have members `expected` lacks, and arrays may have more
     ///     items (after the expected ones, or anywhere with `ignoreArrayOrder`), at every depth.
     /// - Returns: Whether the documents are equal under the options; numbers compare by value (`1` equals `1.0`).
+    ///   A comparison that needs more than ``comparisonBudget`` value comparisons gives up and answers `false`.
     static func equal(
         expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
     ) -> Bool {
+        equal(
+            expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+            ignoreExtraElements: ignoreExtraElements, budget: Budget(remaining: comparisonBudget))
+    }
+
+    /// The most value comparisons one `equalToJson` test makes. Comparing in order costs one per value, so
+    /// this is far more than any PokeAPI body needs (the largest shipped one has 22,445 values); pairing
+    /// arrays without order costs up to one per pair of items, which for two arrays of 20,000 objects would be
+    /// 400 million comparisons and as many bytes of table (arrays of plain values pair by counting instead).
+    static let comparisonBudget = 4_000_000
+
+    /// What is left of ``comparisonBudget`` during one comparison.
+    private final class Budget {
+        var remaining: Int
+        init(remaining: Int) { self.remaining = remaining }
+    }
+
+    private static func equal(
+        expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool, budget: Budget
+    ) -> Bool {
+        budget.remaining -= 1
+        guard budget.remaining >= 0 else { return false }
         func equal(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
             JSONComparison.equal(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
-                ignoreExtraElements: ignoreExtraElements)
+                ignoreExtraElements: ignoreExtraElements, budget: budget)
         }
         switch (expected, actual) {
         case (.object(let expectedMembers), .object(let actualMembers)):
@@ -37,7 +60,7 @@ enum JSONComparison {
             if !ignoreArrayOrder {
                 return zip(expectedItems, actualItems).allSatisfy { equal($0, $1) }
             }
-            return containsAll(expectedItems, in: actualItems, equal: equal)
+            return containsAll(expectedItems, in: actualItems, budget: budget, equal: equal)
         default:
             return expected.jsonEquals(actual)
         }
@@ -46,19 +69,39 @@ enum JSONComparison {
     /// Whether every expected item can be paired with its own actual item: a bipartite matching, since with
     /// `ignoreExtraElements` one actual item may fit several expected ones and a greedy pairing can miss.
     private static func containsAll(
-        _ expected: [JSONValue], in actual: [JSONValue], equal: (JSONValue, JSONValue) -> Bool
+        _ expected: [JSONValue], in actual: [JSONValue], budget: Budget, equal: (JSONValue, JSONValue) -> Bool
     ) -> Bool {
+        // Plain values equal exactly when their keys do: compare how many of each there are.
+        if let expectedKeys = scalarKeys(expected), let actualKeys = scalarKeys(actual) {
+            budget.remaining -= expected.count + actual.count
+            guard budget.remaining >= 0 else { return false }
+            var available: [ScalarKey: Int] = [:]
+            for key in actualKeys { available[key, default: 0] += 1 }
+            for key in expectedKeys {
+                guard let count = available[key], count > 0 else { return false }
+                available[key] = count - 1
+            }
+            return true
+        }
         // The common case first: each expected item takes the first free actual item it equals.
         var taken = [Bool](repeating: false, count: actual.count)
         var greedy = true
+        var firstFree = 0  // items in the same order pair in one pass, not by rescanning the taken ones
         for item in expected {
-            guard let index = actual.indices.first(where: { !taken[$0] && equal(item, actual[$0]) }) else {
+            while firstFree < actual.count && taken[firstFree] { firstFree += 1 }
+            guard let index = actual.indices[firstFree...].first(where: { !taken[$0] && equal(item, actual[$0]) })
+            else {
                 greedy = false
                 break
             }
             taken[index] = true
         }
         if greedy { return true }
+        // The table compares every expected item with every actual one: refuse it when the budget cannot pay.
+        guard budget.remaining >= 0, expected.count * actual.count <= budget.remaining else {
+            budget.remaining = -1
+            return false
+        }
         // Kuhn's augmenting paths over the table of which items fit which.
         let fits = expected.map { item in actual.map { equal(item, $0) } }
         guard fits.allSatisfy({ $0.contains(true) }) else { return false }
@@ -78,5 +121,33 @@ enum JSONComparison {
             if !assign(expectedIndex, &visited) { return false }
         }
         return true
+    }
+
+    /// A plain value's identity under JSON equality.
+    private enum ScalarKey: Hashable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+    }
+
+    /// The keys of items that are all plain values whose equality the key decides exactly, else `nil`: an
+    /// integer beyond 2^53 has no exact `Double`, and `jsonEquals` compares it with a `Double` after rounding.
+    private static func scalarKeys(_ items: [JSONValue]) -> [ScalarKey]? {
+        var keys: [ScalarKey] = []
+        keys.reserveCapacity(items.count)
+        for item in items {
+            switch item {
+            case .null: keys.append(.null)
+            case .bool(let value): keys.append(.bool(value))
+            case .string(let value): keys.append(.string(value))
+            case .double(let value): keys.append(.number(value))
+            case .integer(let value):
+                guard let exact = Double(exactly: value) else { return nil }
+                keys.append(.number(exact))
+            case .array, .object: return nil
+            }
+        }
+        return keys
     }
 }

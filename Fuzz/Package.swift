@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+import Foundation
+import PackageDescription
+
+// libFuzzer targets for pokestub, in a package of their own so the main package stays as it is. Build and run
+// them with `Fuzz/run.sh TARGET MINUTES` (see Fuzz/README.md); they need `--sanitize=fuzzer` and, for
+// `@testable import PokestubCore`, `-enable-testing`.
+
+/// SwiftPM names a path dependency after its folder: the repository root, whatever it was cloned as.
+let pokestub = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
+
+/// `PokestubCore` is not a product of the main package; `PokestubTesting` is, and brings it along.
+let core: Target.Dependency = .product(name: "PokestubTesting", package: pokestub)
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "pokestub-fuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        // Input readers, invariants and the shipped stubs, shared by the fuzz targets.
+        .target(name: "FuzzSupport", dependencies: [core], swiftSettings: swiftSettings),
+        // The stub loader on arbitrary bytes (`StubLoader.parse`).
+        .executableTarget(name: "FuzzStubLoader", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
+        // Request parsing and matching: URL, query, headers, JSON bodies, fuzz-built patterns.
+        .executableTarget(name: "FuzzMatcher", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
+        // The admin API over an in-memory store and journal.
+        .executableTarget(name: "FuzzAdmin", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets and runs one of them (or each in turn) for a number of minutes, then stops.
+#
+#   Fuzz/run.sh TARGET MINUTES      TARGET: stub-loader | matcher | admin | all (each in turn, MINUTES each)
+#   Fuzz/run.sh reproduce TARGET FILE   runs one input once (a crash artifact or a corpus file)
+#
+# Environment:
+#   FUZZ_WORK      where new corpus entries, crash artifacts and logs go (default /tmp/pokestub-fuzz)
+#   FUZZ_SCRATCH   SwiftPM scratch path for the fuzz build (default /tmp/pokestub-fuzz-build)
+#   FUZZ_TIMEOUT   seconds one input may take before it counts as a hang (default 5)
+#   FUZZ_ASAN=1    also build with the address sanitizer (slower, better reports on memory faults)
+#   FUZZ_KEEP_GOING=1   keep fuzzing after a crash (libFuzzer fork mode), collecting every artifact
+#
+# Exit status: 0 when no target crashed, 1 when one did (its artifact and the command to reproduce it are
+# printed), 2 on a usage or build error. The seeds in Fuzz/corpus/ are never modified.
+set -euo pipefail
+
+FUZZ_DIR="$(cd "$(dirname "$0")" && pwd)"
+WORK="${FUZZ_WORK:-/tmp/pokestub-fuzz}"
+SCRATCH="${FUZZ_SCRATCH:-/tmp/pokestub-fuzz-build}"
+TIMEOUT="${FUZZ_TIMEOUT:-5}"
+TARGETS=(stub-loader matcher admin)
+
+usage() {
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+executable() {
+    case "$1" in
+    stub-loader) echo FuzzStubLoader ;;
+    matcher) echo FuzzMatcher ;;
+    admin) echo FuzzAdmin ;;
+    *) echo "unknown target: $1 (stub-loader, matcher, admin)" >&2 && exit 2 ;;
+    esac
+}
+
+max_len() {
+    case "$1" in
+    stub-loader) echo 16384 ;;
+    *) echo 8192 ;;
+    esac
+}
+
+build() {
+    local sanitizers=(--sanitize=fuzzer)
+    [[ "${FUZZ_ASAN:-0}" == 1 ]] && sanitizers+=(--sanitize=address)
+    echo "== building the fuzz targets (${sanitizers[*]}) in $SCRATCH" >&2
+    swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c release "${sanitizers[@]}" \
+        -Xswiftc -enable-testing >&2 || exit 2
+    BIN="$(swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c release "${sanitizers[@]}" \
+        -Xswiftc -enable-testing --show-bin-path)"
+}
+
+# Runs one target for $2 minutes; returns 1 when it found a crash, a hang or a memory blow-up.
+fuzz() {
+    local target="$1" minutes="$2"
+    local binary seconds work artifacts log status
+    binary="$BIN/$(executable "$target")"
+    seconds=$((minutes * 60))
+    work="$WORK/$target"
+    artifacts="$work/artifacts/"
+    log="$work/fuzz.log"
+    mkdir -p "$work/corpus" "$artifacts"
+    local options=(
+        -max_total_time="$seconds" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len="$(max_len "$target")"
+        -dict="$FUZZ_DIR/dictionaries/$target.dict" -artifact_prefix="$artifacts" -print_final_stats=1
+    )
+    if [[ "${FUZZ_KEEP_GOING:-0}" == 1 ]]; then
+        options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    fi
+    echo "== $target for $minutes min (log $log, new inputs in $work/corpus, artifacts in $artifacts)" >&2
+    status=0
+    # SWIFT_BACKTRACE=enable=no leaves traps to libFuzzer, which then writes the input that caused them.
+    # The outer timeout is a backstop in case libFuzzer itself wedges.
+    SWIFT_BACKTRACE=enable=no timeout --kill-after=30 $((seconds + 120)) \
+        "$binary" "${options[@]}" "$work/corpus" "$FUZZ_DIR/corpus/$target" >"$log" 2>&1 || status=$?
+    grep -E '^(stat::|Done|#[0-9]+ +DONE)' "$log" >&2 || true
+    if [[ $status -ne 0 ]] || ls "$artifacts" | grep -q .; then
+        echo "!! $target: exit status $status; last lines of $log:" >&2
+        grep -vE '^(#[0-9]|INFO:|0x)' "$log" | tail -25 >&2
+        for artifact in "$artifacts"*; do
+            [[ -e "$artifact" ]] && echo "   reproduce: Fuzz/run.sh reproduce $target $artifact" >&2
+        done
+        return 1
+    fi
+}
+
+[[ $# -ge 2 ]] || usage
+if [[ "$1" == reproduce ]]; then
+    [[ $# -eq 3 ]] || usage
+    executable "$2" >/dev/null
+    build
+    SWIFT_BACKTRACE=enable=no exec "$BIN/$(executable "$2")" -timeout="$TIMEOUT" -runs=1 "$3"
+fi
+[[ "$2" =~ ^[0-9]+$ && "$2" -ge 1 ]] || usage
+if [[ "$1" == all ]]; then
+    selected=("${TARGETS[@]}")
+else
+    executable "$1" >/dev/null
+    selected=("$1")
+fi
+build
+failed=0
+for target in "${selected[@]}"; do
+    fuzz "$target" "$2" || failed=1
+done
+exit $failed
