@@ -92,6 +92,7 @@ public final class HTTPServer: Sendable {
             }
         }
         MHD_stop_daemon(daemon.pointer)
+        core.releaseUnfinishedContexts()
     }
 
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a Dispatch thread, so the few threads that
@@ -108,6 +109,7 @@ public final class HTTPServer: Sendable {
     deinit {
         if case .running(let daemon, _) = state.withLock({ $0 }) {
             MHD_stop_daemon(daemon.pointer)
+            core.releaseUnfinishedContexts()
         }
     }
 

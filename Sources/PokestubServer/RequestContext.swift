@@ -38,6 +38,11 @@ final class RequestContext: Sendable {
         self.rawURI = rawURI
     }
 
+    /// Whether the access handler has not been called for this request yet.
+    var isStarting: Bool {
+        state.withLock { $0.phase == .headers }
+    }
+
     /// Advances on one access-handler call.
     func step(bodyPiece: UnsafePointer<CChar>?, size: Int, limit: Int) -> Step {
         state.withLock { state in

@@ -18,6 +18,15 @@ final class ServerCore: Sendable {
     let logger: Logger
     private let inFlight = Atomic<Int>(0)
     private let waiting = Mutex<[ObjectIdentifier: RequestContext]>([:])
+    /// Each connection's current request context, from the URI logger until the request completes.
+    ///
+    /// libmicrohttpd calls `requestCompleted` only for requests that reached the access handler. One it
+    /// refuses while still reading the headers (a field without a colon, more query arguments than its memory
+    /// pool holds) never completes, so its context would leak (LeakSanitizer found one holding a 20 KB URL).
+    /// A connection carries one request at a time and libmicrohttpd frees a connection only once it is done
+    /// with it, so a context still registered when its connection's address comes back to the URI logger
+    /// belongs to a dead request and is released then; what is left is released when the server stops.
+    private let contexts = Mutex<[UInt: Unmanaged<RequestContext>]>([:])
 
     init(handler: any HTTPHandler, maxBodyBytes: Int, logger: Logger) {
         self.handler = handler
@@ -25,8 +34,17 @@ final class ServerCore: Sendable {
         self.logger = logger
     }
 
-    /// Requests received and not yet completed.
+    /// Requests that reached the access handler and have not completed.
     var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Releases the contexts of requests that never completed; call after libmicrohttpd has stopped.
+    func releaseUnfinishedContexts() {
+        let leftovers = contexts.withLock { contexts in
+            defer { contexts = [:] }
+            return Array(contexts.values)
+        }
+        for context in leftovers { context.release() }
+    }
 
     /// Answers every suspended request with 503, for shutdown.
     func abandonWaitingRequests() {
@@ -43,17 +61,24 @@ final class ServerCore: Sendable {
     /// context starts here so the journal can keep the URL exactly as received.
     static let uriLogger:
         @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
-            UnsafeMutableRawPointer? = { cls, uri, _ in
+            UnsafeMutableRawPointer? = { cls, uri, connection in
                 let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-                core.inFlight.add(1, ordering: .relaxed)
                 let rawURI = uri.map { String(cString: $0) } ?? "/"
-                return Unmanaged.passRetained(RequestContext(rawURI: rawURI)).toOpaque()
+                let context = Unmanaged.passRetained(RequestContext(rawURI: rawURI))
+                let dead = core.contexts.withLock { $0.updateValue(context, forKey: UInt(bitPattern: connection)) }
+                dead?.release()
+                return context.toOpaque()
             }
 
-    /// Called when a request is done (answered, failed, or the client went away): releases its context.
-    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, contextPointer, _ in
+    /// Called when a request that reached the access handler is done (answered, failed, or the client went
+    /// away): releases its context.
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, contextPointer, _ in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
         if let pointer = contextPointer?.pointee {
+            core.contexts.withLock { contexts in
+                let key = UInt(bitPattern: connection)
+                if contexts[key]?.toOpaque() == pointer { contexts.removeValue(forKey: key) }
+            }
             let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
             core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
             contextPointer?.pointee = nil
@@ -69,6 +94,8 @@ final class ServerCore: Sendable {
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
         guard let connection, let contextPointer, let pointer = contextPointer.pointee else { return MHD_Result.NO }
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        // From the first call on, libmicrohttpd owes this request a `requestCompleted`.
+        if context.isStarting { core.inFlight.add(1, ordering: .relaxed) }
         let pieceSize = uploadDataSize?.pointee ?? 0
         switch context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes) {
         case .continueReading:

@@ -90,6 +90,14 @@ struct RawResponse: Sendable {
     ) throws
         -> RawResponse
     {
+        let head =
+            "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n"
+            + "Content-Type: application/json\r\nConnection: close\r\n\r\n"
+        return try exchangeRaw(port: port, bytes: Array(head.utf8) + body, timeout: timeout)
+    }
+
+    /// Connects, sends `bytes` as they are, and reads until the server closes or `timeout` passes.
+    static func exchangeRaw(port: Int, bytes: [UInt8], timeout: Duration = .seconds(5)) throws -> RawResponse {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { throw RawSocketError("socket: errno \(errno)") }
         defer { close(socketDescriptor) }
@@ -108,11 +116,8 @@ struct RawResponse: Sendable {
         setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socketDescriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         let started = ContinuousClock.now
-        let head =
-            "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n"
-            + "Content-Type: application/json\r\nConnection: close\r\n\r\n"
         // A server may answer (413) and close before taking the whole body: a failed send is not an error.
-        _ = sendAll(socketDescriptor, Array(head.utf8) + body)
+        _ = sendAll(socketDescriptor, bytes)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
