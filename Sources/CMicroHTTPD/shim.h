@@ -30,12 +30,15 @@ pokestub_mhd_start(const struct pokestub_mhd_settings *settings,
                    MHD_AccessHandlerCallback handler, void *handler_cls,
                    void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection),
                    void *uri_logger_cls,
-                   MHD_RequestCompletedCallback completed, void *completed_cls)
+                   MHD_RequestCompletedCallback completed, void *completed_cls,
+                   MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls)
 {
-    struct MHD_OptionItem options[12];
+    struct MHD_OptionItem options[13];
     int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_logger, uri_logger_cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
+    if (notify_connection != NULL)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify_connection, notify_connection_cls };
     if (settings->bind_address != NULL)
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) settings->bind_address };
     if (settings->listen_fd >= 0)
@@ -74,6 +77,13 @@ static inline int pokestub_mhd_connection_fd(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The per-connection pointer set in the MHD_OPTION_NOTIFY_CONNECTION callback, or NULL.
+static inline void *pokestub_mhd_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 #endif

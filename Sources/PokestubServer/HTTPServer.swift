@@ -37,7 +37,10 @@ public final class HTTPServer: Sendable {
     /// Creates a server; nothing listens until ``start()``.
     public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger = .disabled) {
         self.configuration = configuration
-        core = ServerCore(handler: handler, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+        core = ServerCore(
+            handler: handler, maxBodyBytes: configuration.maxBodyBytes,
+            deadlines: ConnectionDeadlines(headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout),
+            logger: logger)
     }
 
     /// Binds and starts answering.
@@ -49,6 +52,7 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else { throw HTTPServerError("the server was already started") }
             let (daemon, port) = try startDaemon()
             state = .running(daemon, port: port)
+            core.deadlines.start()
         }
     }
 
@@ -92,8 +96,13 @@ public final class HTTPServer: Sendable {
             }
         }
         MHD_stop_daemon(daemon.pointer)
+        core.deadlines.stop()
         core.releaseUnfinishedContexts()
     }
+
+    /// Connections closed so far because a request's head or body came too slowly
+    /// (``HTTPServerConfiguration/headerTimeout``, ``HTTPServerConfiguration/bodyTimeout``).
+    public var slowConnectionsClosed: Int { core.deadlines.connectionsClosed }
 
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a Dispatch thread, so the few threads that
     /// run Swift tasks stay free meanwhile (a blocked one could starve other tests).
@@ -111,6 +120,7 @@ public final class HTTPServer: Sendable {
             MHD_stop_daemon(daemon.pointer)
             core.releaseUnfinishedContexts()
         }
+        core.deadlines.stop()
     }
 
     private func startDaemon() throws(HTTPServerError) -> (DaemonHandle, Int) {
@@ -137,7 +147,7 @@ public final class HTTPServer: Sendable {
             settings.listen_backlog = 1_024
             return pokestub_mhd_start(
                 &settings, ServerCore.accessHandler, coreContext, ServerCore.uriLogger, coreContext,
-                ServerCore.requestCompleted, coreContext)
+                ServerCore.requestCompleted, coreContext, ServerCore.connectionNotifier, coreContext)
         }
         guard let daemon else {
             let where_ =

@@ -14,6 +14,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var connectionLimit: Int
     /// Seconds a connection may stay idle before it is closed (slow or vanished clients).
     public var idleTimeoutSeconds: Int
+    /// Time a client has for a request line and its header fields, however steadily it sends (slowloris);
+    /// a new connection's clock starts when it is accepted. See ``ConnectionDeadlines``.
+    public var headerTimeout: Duration
+    /// Time a client has for a request body once its header fields are in.
+    public var bodyTimeout: Duration
     /// The largest request body accepted, in bytes; larger ones get 413.
     public var maxBodyBytes: Int
     /// Memory for one connection's request line and headers, in bytes; larger headers get 431
@@ -24,7 +29,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, listenSocket: Int32? = nil, threads: Int? = nil,
         connectionLimit: Int = 1_024, idleTimeoutSeconds: Int = 60, maxBodyBytes: Int = 16 << 20,
-        maxHeaderBytes: Int = 32 << 10
+        maxHeaderBytes: Int = 32 << 10, headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -34,6 +39,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
     }
 }
 

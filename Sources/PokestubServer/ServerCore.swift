@@ -16,6 +16,8 @@ final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
     let logger: Logger
+    /// Deadlines for slow request heads and bodies.
+    let deadlines: ConnectionDeadlines
     private let inFlight = Atomic<Int>(0)
     private let waiting = Mutex<[ObjectIdentifier: RequestContext]>([:])
     /// Each connection's current request context, from the URI logger until the request completes.
@@ -28,9 +30,10 @@ final class ServerCore: Sendable {
     /// belongs to a dead request and is released then; what is left is released when the server stops.
     private let contexts = Mutex<[UInt: Unmanaged<RequestContext>]>([:])
 
-    init(handler: any HTTPHandler, maxBodyBytes: Int, logger: Logger) {
+    init(handler: any HTTPHandler, maxBodyBytes: Int, deadlines: ConnectionDeadlines, logger: Logger) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        self.deadlines = deadlines
         self.logger = logger
     }
 
@@ -57,6 +60,27 @@ final class ServerCore: Sendable {
 
     // MARK: - Callbacks
 
+    /// Called when a connection is accepted and when it is about to close (its socket still open): keeps the
+    /// connection's ``ConnectionDeadlines/Tracked`` record in its socket context.
+    static let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
+        let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        guard let connection, let socketContext else { return }
+        if event.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+            let tracked = core.deadlines.opened(socket: pokestub_mhd_connection_fd(connection))
+            socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+        } else if let pointer = socketContext.pointee {
+            let tracked = Unmanaged<ConnectionDeadlines.Tracked>.fromOpaque(pointer).takeRetainedValue()
+            core.deadlines.closed(tracked)
+            socketContext.pointee = nil
+        }
+    }
+
+    /// The deadline record of a connection.
+    static func tracked(_ connection: OpaquePointer?) -> ConnectionDeadlines.Tracked? {
+        guard let connection, let pointer = pokestub_mhd_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionDeadlines.Tracked>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
     /// Called once per request with the raw request target, before libmicrohttpd decodes it: the per-request
     /// context starts here so the journal can keep the URL exactly as received.
     static let uriLogger:
@@ -67,6 +91,7 @@ final class ServerCore: Sendable {
                 let context = Unmanaged.passRetained(RequestContext(rawURI: rawURI))
                 let dead = core.contexts.withLock { $0.updateValue(context, forKey: UInt(bitPattern: connection)) }
                 dead?.release()
+                if let tracked = ServerCore.tracked(connection) { core.deadlines.requestLineReceived(tracked) }
                 return context.toOpaque()
             }
 
@@ -74,6 +99,7 @@ final class ServerCore: Sendable {
     /// away): releases its context.
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, contextPointer, _ in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        if let tracked = ServerCore.tracked(connection) { core.deadlines.requestDone(tracked) }
         if let pointer = contextPointer?.pointee {
             core.contexts.withLock { contexts in
                 let key = UInt(bitPattern: connection)
@@ -95,9 +121,19 @@ final class ServerCore: Sendable {
         guard let connection, let contextPointer, let pointer = contextPointer.pointee else { return MHD_Result.NO }
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
         // From the first call on, libmicrohttpd owes this request a `requestCompleted`.
-        if context.isStarting { core.inFlight.add(1, ordering: .relaxed) }
+        let starting = context.isStarting
+        if starting { core.inFlight.add(1, ordering: .relaxed) }
         let pieceSize = uploadDataSize?.pointee ?? 0
-        switch context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes) {
+        let step = context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes)
+        if let tracked = ServerCore.tracked(connection) {
+            if starting {
+                core.deadlines.headersReceived(tracked)
+            } else if case .continueReading = step {
+            } else {
+                core.deadlines.requestDone(tracked)
+            }
+        }
+        switch step {
         case .continueReading:
             uploadDataSize?.pointee = 0
             return MHD_Result.YES

@@ -49,6 +49,12 @@ enum ServeCommand {
           --limits-max-connections N    connections open at once (default 1024)
           --limits-idle-timeout-seconds N
                                         close connections idle this long (default 60)
+          --limits-header-timeout-seconds N
+                                        close connections whose request line and header fields
+                                        take longer, however steadily they arrive (default 10)
+          --limits-body-timeout-seconds N
+                                        close connections whose request body takes longer
+                                        after its header fields (default 60)
           --limits-max-body-bytes N     larger request bodies get 413 (default 16777216)
           --limits-max-header-bytes N   larger request headers get 431 (default 32768)
           --sessions-max N              sessions open at once, 429 beyond (default 256)
@@ -149,7 +155,8 @@ enum ServeCommand {
             HTTPServerConfiguration(
                 host: configuration.host, port: port, listenSocket: socket, connectionLimit: limits.maxConnections,
                 idleTimeoutSeconds: limits.idleTimeoutSeconds, maxBodyBytes: limits.maxBodyBytes,
-                maxHeaderBytes: limits.maxHeaderBytes)
+                maxHeaderBytes: limits.maxHeaderBytes, headerTimeout: .seconds(limits.headerTimeoutSeconds),
+                bodyTimeout: .seconds(limits.bodyTimeoutSeconds))
         }
         let server = HTTPServer(
             configuration: serverConfiguration(port: configuration.port, socket: activatedSocket), handler: engine,

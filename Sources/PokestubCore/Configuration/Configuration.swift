@@ -26,6 +26,8 @@ import Foundation
 /// | `adminPort` | `POKESTUB_ADMIN_PORT` | `--admin-port` | none: the admin API shares `port` |
 /// | `limits.maxConnections` | `POKESTUB_LIMITS_MAX_CONNECTIONS` | `--limits-max-connections` | `1024` |
 /// | `limits.idleTimeoutSeconds` | `POKESTUB_LIMITS_IDLE_TIMEOUT_SECONDS` | `--limits-idle-timeout-seconds` | `60` |
+/// | `limits.headerTimeoutSeconds` | `POKESTUB_LIMITS_HEADER_TIMEOUT_SECONDS` | `--limits-header-timeout-seconds` | `10` |
+/// | `limits.bodyTimeoutSeconds` | `POKESTUB_LIMITS_BODY_TIMEOUT_SECONDS` | `--limits-body-timeout-seconds` | `60` |
 /// | `limits.maxBodyBytes` | `POKESTUB_LIMITS_MAX_BODY_BYTES` | `--limits-max-body-bytes` | `16777216` |
 /// | `limits.maxHeaderBytes` | `POKESTUB_LIMITS_MAX_HEADER_BYTES` | `--limits-max-header-bytes` | `32768` |
 /// | `sessions.max` | `POKESTUB_SESSIONS_MAX` | `--sessions-max` | `256` |
@@ -72,6 +74,11 @@ public struct Configuration: Sendable, Equatable {
         public var maxConnections = 1_024
         /// Seconds a connection may stay idle before it is closed.
         public var idleTimeoutSeconds = 60
+        /// Seconds a client has for a request line and its header fields, however steadily it sends
+        /// (slowloris); a new connection's clock starts when it is accepted.
+        public var headerTimeoutSeconds = 10
+        /// Seconds a client has for a request body once its header fields are in.
+        public var bodyTimeoutSeconds = 60
         /// The largest request body, in bytes (413 beyond).
         public var maxBodyBytes = 16 << 20
         /// Memory for one request line and its headers, in bytes (431 beyond).
@@ -103,7 +110,8 @@ public struct Configuration: Sendable, Equatable {
         "upstreamTimeoutMs", "rewriteUpstreamLinks", "recording.redactHeaders", "recording.redactQueryParameters",
         "recording.largeBodyBytes", "watchStubs", "adminToken", "adminAllowUnauthenticated", "adminPort",
         "limits.maxConnections",
-        "limits.idleTimeoutSeconds", "limits.maxBodyBytes", "limits.maxHeaderBytes", "sessions.max",
+        "limits.idleTimeoutSeconds", "limits.headerTimeoutSeconds", "limits.bodyTimeoutSeconds",
+        "limits.maxBodyBytes", "limits.maxHeaderBytes", "sessions.max",
         "sessions.maxStubs", "sessions.journalMaxEntries", "sessions.idleTimeoutSeconds",
     ]
 
@@ -188,6 +196,10 @@ public struct Configuration: Sendable, Equatable {
             limits.maxConnections = try integer(1...100_000)
         case "limits.idleTimeoutSeconds":
             limits.idleTimeoutSeconds = try integer(1...86_400)
+        case "limits.headerTimeoutSeconds":
+            limits.headerTimeoutSeconds = try integer(1...3_600)
+        case "limits.bodyTimeoutSeconds":
+            limits.bodyTimeoutSeconds = try integer(1...86_400)
         case "limits.maxBodyBytes":
             limits.maxBodyBytes = try integer(1_024...(1 << 30))
         case "limits.maxHeaderBytes":

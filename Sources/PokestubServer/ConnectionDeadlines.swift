@@ -1,0 +1,156 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Closes connections that take too long to send a request's head or body, however steadily they trickle
+/// bytes in.
+///
+/// libmicrohttpd's idle timeout (`MHD_OPTION_CONNECTION_TIMEOUT`) starts again with every byte received, so a
+/// client sending one header byte every few seconds (slowloris) would hold its connection, and one of the
+/// server's connection slots, for ever. Deadlines per phase bound that, as Apache's `mod_reqtimeout` and
+/// nginx's `client_header_timeout` / `client_body_timeout` do:
+/// - a new connection must deliver its first request line and header fields within ``headerTimeout`` of
+///   being accepted;
+/// - on a kept-alive connection, a request's header fields must follow its request line within
+///   ``headerTimeout``;
+/// - a request body must be complete within ``bodyTimeout`` of its header fields.
+///
+/// While the handler works, while the response is sent and while a kept-alive connection waits for its next
+/// request, only libmicrohttpd's idle timeout applies. A sweep every ``sweepInterval`` shuts overdue
+/// connections down (`shutdown(2)`), so libmicrohttpd sees the peer gone and closes them as usual.
+///
+/// Safety: a sweep shuts a socket down while holding the lock that ``closed(_:)`` takes, and libmicrohttpd
+/// reports a connection closed (`MHD_CONNECTION_NOTIFY_CLOSED`) before it closes the socket, so a sweep never
+/// reaches a descriptor number that has already been reused for another connection.
+final class ConnectionDeadlines: Sendable {
+    /// Time allowed for a request's head.
+    let headerTimeout: Duration
+    /// Time allowed for a request's body after its head.
+    let bodyTimeout: Duration
+    /// How often overdue connections are looked for.
+    let sweepInterval: Duration
+
+    private let open = Mutex<[ObjectIdentifier: Tracked]>([:])
+    private let closedCount = Atomic<Int>(0)
+    private let timer = Mutex<SweepTimer?>(nil)
+
+    /// The sweep's timer. `@unchecked Sendable`: dispatch sources may be cancelled from any thread.
+    private struct SweepTimer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+    }
+
+    /// One connection: its socket and the deadline of its current phase (monotonic nanoseconds, 0 = none).
+    final class Tracked: Sendable {
+        let socket: Int32
+        let deadline: Atomic<Int64>
+
+        init(socket: Int32, deadline: Int64) {
+            self.socket = socket
+            self.deadline = Atomic(deadline)
+        }
+    }
+
+    /// Creates the deadlines; nothing is swept until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - headerTimeout: Time for a request line and its header fields.
+    ///   - bodyTimeout: Time for a request body after its header fields.
+    init(headerTimeout: Duration, bodyTimeout: Duration) {
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        let tenth = min(headerTimeout, bodyTimeout) / 10
+        sweepInterval = min(max(tenth, .milliseconds(50)), .seconds(1))
+    }
+
+    /// Connections closed so far for missing a deadline.
+    var connectionsClosed: Int { closedCount.load(ordering: .relaxed) }
+
+    /// Starts sweeping.
+    func start() {
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pokestub.connection-deadlines"))
+        let interval = DispatchTimeInterval.nanoseconds(Int(ConnectionDeadlines.nanoseconds(sweepInterval)))
+        source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
+        source.setEventHandler { [weak self] in self?.sweep() }
+        source.resume()
+        timer.withLock { $0 = SweepTimer(source: source) }
+    }
+
+    /// Stops sweeping.
+    func stop() {
+        timer.withLock { timer in
+            timer?.source.cancel()
+            timer = nil
+        }
+    }
+
+    /// A connection was accepted: its first request head is due within the header timeout.
+    ///
+    /// - Returns: The record to keep in the connection's socket context until ``closed(_:)``.
+    func opened(socket: Int32) -> Tracked {
+        let tracked = Tracked(socket: socket, deadline: ConnectionDeadlines.now() + nanoseconds(headerTimeout))
+        open.withLock { $0[ObjectIdentifier(tracked)] = tracked }
+        return tracked
+    }
+
+    /// A request line arrived: its header fields are due within the header timeout (or sooner, when the
+    /// connection's first request head was already due).
+    func requestLineReceived(_ tracked: Tracked) {
+        let due = ConnectionDeadlines.now() + nanoseconds(headerTimeout)
+        let current = tracked.deadline.load(ordering: .relaxed)
+        tracked.deadline.store(current == 0 ? due : min(current, due), ordering: .relaxed)
+    }
+
+    /// The header fields are in: the body is due within the body timeout.
+    func headersReceived(_ tracked: Tracked) {
+        tracked.deadline.store(ConnectionDeadlines.now() + nanoseconds(bodyTimeout), ordering: .relaxed)
+    }
+
+    /// The request is complete (its body is in, or it was answered or abandoned): no deadline until the next
+    /// request line.
+    func requestDone(_ tracked: Tracked) {
+        tracked.deadline.store(0, ordering: .relaxed)
+    }
+
+    /// libmicrohttpd is closing the connection; its socket is still open.
+    func closed(_ tracked: Tracked) {
+        open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(tracked)) }
+    }
+
+    /// Shuts down every connection past its deadline.
+    func sweep() {
+        let now = ConnectionDeadlines.now()
+        let closed = open.withLock { open in
+            var closed = 0
+            for tracked in open.values {
+                let deadline = tracked.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline < now else { continue }
+                tracked.deadline.store(0, ordering: .relaxed)
+                shutdown(tracked.socket, Int32(SHUT_RDWR))
+                closed += 1
+            }
+            return closed
+        }
+        if closed > 0 { closedCount.add(closed, ordering: .relaxed) }
+    }
+
+    private func nanoseconds(_ duration: Duration) -> Int64 {
+        ConnectionDeadlines.nanoseconds(duration)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import PokestubCore
+import PokestubServer
+import Synchronization
+import Testing
+
+/// Clients that send a request a byte at a time (slowloris). libmicrohttpd's idle timeout starts again with
+/// every byte, so without deadlines of its own the server kept such connections, and their connection slots,
+/// for as long as the client kept trickling. The idle timeout here is 30 s, so it is never what closes them.
+@Suite("Slow clients are bounded by deadlines")
+struct SlowClientTests {
+    private static func withServer(
+        connectionLimit: Int = 1_024, _ body: (HTTPServer) async throws -> Void
+    ) async throws {
+        let engine = StubEngine(store: StubStore(root: nil), journalCapacity: 100)
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: "127.0.0.1", port: 0, threads: 2, connectionLimit: connectionLimit, idleTimeoutSeconds: 30,
+                headerTimeout: .seconds(1), bodyTimeout: .seconds(1)),
+            handler: engine)
+        try server.start()
+        do {
+            try await body(server)
+        } catch {
+            await server.shutdown(gracePeriod: .milliseconds(200))
+            throw error
+        }
+        await server.shutdown(gracePeriod: .milliseconds(200))
+    }
+
+    /// Sends one byte every 100 ms until sending fails (the server closed the connection) or `budget` bytes
+    /// are sent; returns how many were sent. Runs on a Dispatch thread.
+    private static func trickle(on connection: RawConnection, budget: Int) async -> Int {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var sent = 0
+                while sent < budget, (try? connection.send([UInt8(ascii: "x")])) != nil {
+                    sent += 1
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                continuation.resume(returning: sent)
+            }
+        }
+    }
+
+    @Test("header fields trickled a byte at a time are cut off at the header timeout")
+    func trickledHeaders() async throws {
+        try await Self.withServer { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\nX-Slow: ")
+            let sent = await Self.trickle(on: connection, budget: 100)
+            // About 10 bytes fit in the 1 s header timeout; 100 would take 10 s.
+            #expect(sent < 50, "the connection took \(sent) bytes 100 ms apart")
+            #expect(server.slowConnectionsClosed == 1)
+        }
+    }
+
+    @Test("a request line trickled on a new connection is cut off at the header timeout")
+    func trickledRequestLine() async throws {
+        try await Self.withServer { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /")
+            let sent = await Self.trickle(on: connection, budget: 100)
+            #expect(sent < 50, "the connection took \(sent) bytes 100 ms apart")
+            #expect(server.slowConnectionsClosed == 1)
+        }
+    }
+
+    @Test("a body trickled a byte at a time is cut off at the body timeout")
+    func trickledBody() async throws {
+        try await Self.withServer { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 500\r\n\r\n")
+            let sent = await Self.trickle(on: connection, budget: 100)
+            #expect(sent < 50, "the connection took \(sent) body bytes 100 ms apart")
+            #expect(server.slowConnectionsClosed == 1)
+        }
+    }
+
+    @Test("a kept-alive connection idle for longer than the header timeout still gets its next answer")
+    func idleKeepAliveIsNotCutOff() async throws {
+        try await Self.withServer { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(await connection.receiveResponses(1).hasPrefix("HTTP/1.1 200"))
+            try await Task.sleep(for: .milliseconds(1_600))
+            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(await connection.receiveResponses(1).hasPrefix("HTTP/1.1 200"))
+            #expect(server.slowConnectionsClosed == 0)
+        }
+    }
+
+    @Test("slow clients holding every connection slot free them at the header timeout")
+    func slowlorisCannotStarveOthers() async throws {
+        let limit = 16
+        try await Self.withServer(connectionLimit: limit) { server in
+            var attackers: [RawConnection] = []
+            for _ in 0..<limit {
+                let connection = try RawConnection(port: server.port)
+                try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\n")
+                attackers.append(connection)
+            }
+            // The attack: every connection sends a header byte every 100 ms for up to 15 s, until the server
+            // closes it.
+            let rounds = Atomic<Int>(0)
+            let attack = Task.detached { [attackers] in
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        var open = attackers
+                        while !open.isEmpty, rounds.load(ordering: .relaxed) < 150 {
+                            open = open.filter { (try? $0.send("X-Slow-\(rounds.load(ordering: .relaxed)): 1\r\n")) != nil }
+                            rounds.add(1, ordering: .relaxed)
+                            Thread.sleep(forTimeInterval: 0.1)
+                        }
+                        continuation.resume()
+                    }
+                }
+            }
+            // A well-behaved client, retrying while the slots are taken.
+            var answered = false
+            var roundsWhenAnswered = 0
+            for _ in 0..<60 where !answered {
+                if let connection = try? RawConnection(port: server.port, timeout: .seconds(2)),
+                    (try? connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                        != nil,
+                    await connection.receive().starts(with: Array("HTTP/1.1 200".utf8))
+                {
+                    answered = true
+                    roundsWhenAnswered = rounds.load(ordering: .relaxed)
+                } else {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            await attack.value
+            #expect(answered)
+            // Answered while the attack was still going, not after the attackers gave up by themselves.
+            #expect(roundsWhenAnswered < 150, "answered only after \(roundsWhenAnswered) rounds of the attack")
+            #expect(server.slowConnectionsClosed >= limit)
+        }
+    }
+}
