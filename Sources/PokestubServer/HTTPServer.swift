@@ -39,7 +39,8 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         core = ServerCore(
             handler: handler, maxBodyBytes: configuration.maxBodyBytes,
-            deadlines: ConnectionDeadlines(headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout),
+            deadlines: ConnectionDeadlines(
+                headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout),
             logger: logger)
     }
 

@@ -109,7 +109,9 @@ struct SlowClientTests {
                     DispatchQueue.global().async {
                         var open = attackers
                         while !open.isEmpty, rounds.load(ordering: .relaxed) < 150 {
-                            open = open.filter { (try? $0.send("X-Slow-\(rounds.load(ordering: .relaxed)): 1\r\n")) != nil }
+                            open = open.filter {
+                                (try? $0.send("X-Slow-\(rounds.load(ordering: .relaxed)): 1\r\n")) != nil
+                            }
                             rounds.add(1, ordering: .relaxed)
                             Thread.sleep(forTimeInterval: 0.1)
                         }
