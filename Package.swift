@@ -59,42 +59,48 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Helpers every test target shares (temporary folders, raw sockets, the pokestub process, HTTP fetches).
+        // Test code only: no product names it.
+        .target(name: "PokestubTestSupport", path: "Tests/PokestubTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "PokestubCoreTests",
-            dependencies: ["PokestubCore"],
+            dependencies: ["PokestubCore", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PokestubServerTests",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubTesting", "PokestubClient"],
+            dependencies: [
+                "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubTesting", "PokestubClient",
+                "PokestubTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PokestubCLITests",
-            dependencies: ["pokestub"],
+            dependencies: ["pokestub", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PokestubClientTests",
-            dependencies: ["PokestubClient", "PokestubTesting"],
+            dependencies: ["PokestubClient", "PokestubTesting", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Recording and replay against real upstreams on 127.0.0.1 (a scripted Python upstream and the PokeAPI dump).
         .testTarget(
             name: "PokestubRecordingTests",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream"],
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubTestSupport"],
             exclude: ["scripted_upstream.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PokemonClientTests",
-            dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient"],
+            dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Hostile input: what the fuzzers (Fuzz/) found, hostile admin JSON, regex bombs, over raw sockets too.
         .testTarget(
             name: "PokestubRobustnessTests",
-            dependencies: ["PokestubCore", "PokestubServer"],
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
     ],

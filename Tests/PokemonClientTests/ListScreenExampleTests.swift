@@ -1,6 +1,7 @@
 import Foundation
 import PokemonClient
 import PokestubClient
+import PokestubTestSupport
 import PokestubTesting
 import Testing
 
@@ -45,7 +46,7 @@ struct ListScreenExampleTests {
 
     @Test("the list screen works the same against the pokestub daemon run as a separate process")
     func listScreenAgainstDaemon() async throws {
-        try await PokestubDaemon.run(stubs: RepositoryLayout.stubs) { baseURL in
+        try await PokestubProcess.serving(stubs: Repository.stubs) { baseURL in
             let environment = ["POKEMON_URL": baseURL.absoluteString]
             let admin = try PokestubAdminClient(environment: environment)
             #expect(try await admin.health().isHealthy)

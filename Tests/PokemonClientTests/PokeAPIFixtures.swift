@@ -1,19 +1,11 @@
 import Foundation
 import PokemonClient
+import PokestubTestSupport
 
 /// Real PokeAPI bodies from the shared offline dump, and factories for model values.
 enum PokeAPIFixtures {
-    /// `/work/shared/pokeapi` in this checkout: the repository root is three levels above this
-    /// file (`Tests/PokemonClientTests/PokeAPIFixtures.swift`), and the dump sits beside the repository.
-    /// Symlinks are resolved first so the path also holds when the tests are built from a
-    /// throwaway package that links to this folder.
-    static let pokeapiRoot: URL = URL(fileURLWithPath: #filePath)
-        .resolvingSymlinksInPath()
-        .deletingLastPathComponent()  // PokemonClientTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .appendingPathComponent("../shared/pokeapi", isDirectory: true)
-        .standardizedFileURL
+    /// The shared offline dump, `../shared/pokeapi` beside the repository.
+    static var pokeapiRoot: URL { URL(fileURLWithPath: Repository.pokeAPIDump, isDirectory: true) }
 
     /// The body pokeapi.co serves at `path`, such as `/api/v2/pokemon/1/`.
     static func body(at path: String) throws -> Data {

@@ -1,6 +1,7 @@
 import Foundation
 import PokemonClient
 import PokestubClient
+import PokestubTestSupport
 import PokestubTesting
 import Testing
 
@@ -10,13 +11,11 @@ import Testing
 struct RecordingExampleTests {
     @Test("requests made while recording reach the upstream and come back from stop as stubs")
     func recordAndStop() async throws {
-        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("pokestub-recording-\(UUID())")
-        try FileManager.default.createDirectory(
-            at: stubs.appendingPathComponent("mappings"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: stubs) }
+        let stubs = try TemporaryDirectory.stubRoot()
+        defer { stubs.removeFolder() }
 
-        try await withStubServer(stubsDirectory: RepositoryLayout.stubs) { upstream in
-            try await PokestubDaemon.run(stubs: stubs.path) { baseURL in
+        try await withStubServer(stubsDirectory: Repository.stubs) { upstream in
+            try await PokestubProcess.serving(stubs: stubs.path) { baseURL in
                 let environment = ["POKEMON_URL": baseURL.absoluteString]
                 let admin = try PokestubAdminClient(environment: environment)
                 do {
@@ -36,7 +35,7 @@ struct RecordingExampleTests {
                 #expect(try await admin.recordingStatus() == .stopped)
                 let urls = recorded.map { $0.request["urlPath"]?.stringValue ?? $0.request["url"]?.stringValue ?? "" }
                 #expect(urls.contains { $0.hasPrefix("/api/v2/pokemon/25/") }, "recorded: \(urls)")
-                #expect(!FileManager.default.fileExists(atPath: stubs.appendingPathComponent("mappings/pokemon").path))
+                #expect(!FileManager.default.fileExists(atPath: stubs.path + "/mappings/pokemon"))
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PokemonClient
 import PokestubClient
+import PokestubTestSupport
 import PokestubTesting
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct ShippedStubsClientTests {
     @Test("pokemon 1 is bulbasaur, by id and by name")
     func bulbasaur() async throws {
-        try await withStubServer(stubsDirectory: RepositoryLayout.stubs) { server in
+        try await withStubServer(stubsDirectory: Repository.stubs) { server in
             let client = try PokemonClient(environment: server.environment)
             let byID = try await client.pokemon(id: 1)
             #expect(byID.name == "bulbasaur")
@@ -24,7 +25,7 @@ struct ShippedStubsClientTests {
 
     @Test("species 669 is Flabébé, accents and all")
     func flabebe() async throws {
-        try await withStubServer(stubsDirectory: RepositoryLayout.stubs) { server in
+        try await withStubServer(stubsDirectory: Repository.stubs) { server in
             let species = try await PokemonClient(environment: server.environment).species(id: 669)
             #expect(species.name == "flabebe")
             #expect(species.names.map(\.name).contains("Flabébé"))
@@ -33,7 +34,7 @@ struct ShippedStubsClientTests {
 
     @Test("type 1 is normal")
     func normalType() async throws {
-        try await withStubServer(stubsDirectory: RepositoryLayout.stubs) { server in
+        try await withStubServer(stubsDirectory: Repository.stubs) { server in
             let type = try await PokemonClient(environment: server.environment).type(id: 1)
             #expect(type.name == "normal")
             #expect(!type.pokemon.isEmpty)
@@ -42,7 +43,7 @@ struct ShippedStubsClientTests {
 
     @Test("paging by 20 follows next links through all 1351 entries, never leaving the test server")
     func allPokemon() async throws {
-        try await withStubServer(stubsDirectory: RepositoryLayout.stubs) { server in
+        try await withStubServer(stubsDirectory: Repository.stubs) { server in
             let all = try await PokemonClient(environment: server.environment).allPokemon(pageSize: 20)
             #expect(all.count == 1351)
             #expect(all.first?.name == "bulbasaur")

@@ -1,9 +1,7 @@
 import Foundation
+import PokestubTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -13,11 +11,8 @@ struct AdminSecurityTests {
     private static let token = "0123456789abcdef0123456789abcdef"
 
     private static func status(_ url: String, method: String = "GET", bearer: String? = nil) async throws -> Int {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        let headers = bearer.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+        return try await HTTPFetch.send(url, method: method, headers: headers).status
     }
 
     @Test("binding off loopback without a token refuses to start, naming the key")

@@ -1,4 +1,5 @@
 import Foundation
+import PokestubTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ struct CommandLineTests {
 
     @Test("invalid configuration exits 78 naming the key, from a flag, the environment or config.json")
     func configurationErrors() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         let badPort = try await PokestubProcess.run(["serve", "--port", "70000"], workingDirectory: folder.path)
         #expect(badPort.status == 78)
         #expect(badPort.stderr.contains("invalid configuration port (from --port)"))
@@ -47,7 +48,7 @@ struct CommandLineTests {
         #expect(badMode.status == 78)
         #expect(badMode.stderr.contains("invalid configuration mode (from POKESTUB_MODE)"))
 
-        try folder.write("config.json", #"{"journal": {"maxEntries": 10}, "colour": "red"}"#)
+        try folder.write(#"{"journal": {"maxEntries": 10}, "colour": "red"}"#, to: "config.json")
         let unknownKey = try await PokestubProcess.run(["serve"], workingDirectory: folder.path)
         #expect(unknownKey.status == 78)
         #expect(unknownKey.stderr.contains("invalid configuration colour (from config.json): unknown key"))
@@ -59,14 +60,15 @@ struct CommandLineTests {
 
     @Test("layers apply in order: defaults < config.json < POKESTUB_* < flags")
     func precedence() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("config.json", #"{"port": 0, "stubs": "\#(Repository.stubs)", "journal": {"maxEntries": 3}}"#)
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            #"{"port": 0, "stubs": "\#(Repository.stubs)", "journal": {"maxEntries": 3}}"#, to: "config.json")
         func maxEntries(_ arguments: [String], _ environment: [String: String]) async throws -> JSONNumber {
             let server = try PokestubProcess(
                 ["serve"] + arguments, environment: environment, workingDirectory: folder.path)
             defer { server.signal(SIGTERM) }
             let base = try await server.waitUntilListening()
-            let health = try await fetch(base + "/__admin/health").body
+            let health = try await HTTPFetch.send(base + "/__admin/health").text
             return JSONNumber(text: health, key: "maxEntries")
         }
         let fromFile = try await maxEntries([], [:])
@@ -83,10 +85,10 @@ struct CommandLineTests {
         let line = try await server.waitForLine(startingWith: "pokestub listening on ")
         #expect(line.contains("(1918 stubs from \(Repository.stubs), mode replay)"))
         let base = try await server.waitUntilListening()
-        let pokemon = try await fetch(base + "/api/v2/pokemon/1/")
+        let pokemon = try await HTTPFetch.send(base + "/api/v2/pokemon/1/")
         #expect(pokemon.status == 200)
-        #expect(pokemon.body.contains("\"name\":\"bulbasaur\""))
-        let journal = try await fetch(base + "/__admin/requests").body
+        #expect(pokemon.text.contains("\"name\":\"bulbasaur\""))
+        let journal = try await HTTPFetch.send(base + "/__admin/requests").text
         #expect(journal.contains("\"url\" : \"/api/v2/pokemon/1/\""))
         server.signal(SIGTERM)
         #expect(await server.waitForExit() == 0)
@@ -102,29 +104,29 @@ struct CommandLineTests {
 
     @Test("SIGHUP reloads; a broken file is logged as path:line and the previous stubs keep serving")
     func sighupReload() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("stubs/mappings/a.json", #"{"request": {"urlPath": "/a"}, "response": {"body": "one"}}"#)
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"request": {"urlPath": "/a"}, "response": {"body": "one"}}"#, to: "stubs/mappings/a.json")
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
         defer { server.signal(SIGTERM) }
         let base = try await server.waitUntilListening()
-        #expect(try await fetch(base + "/a").body == "one")
+        #expect(try await HTTPFetch.send(base + "/a").text == "one")
 
         try folder.write(
-            "stubs/mappings/a.json", "{\n  \"request\": {\"urlPath\": \"/a\"},\n  \"response\": {\"body\": 1 2}\n}")
+            "{\n  \"request\": {\"urlPath\": \"/a\"},\n  \"response\": {\"body\": 1 2}\n}", to: "stubs/mappings/a.json")
         server.signal(SIGHUP)
         try await server.waitForError(containing: "stubs/mappings/a.json:3: ")
-        #expect(try await fetch(base + "/a").body == "one")
+        #expect(try await HTTPFetch.send(base + "/a").text == "one")
 
-        try folder.write("stubs/mappings/a.json", #"{"request": {"urlPath": "/a"}, "response": {"body": "two"}}"#)
+        try folder.write(#"{"request": {"urlPath": "/a"}, "response": {"body": "two"}}"#, to: "stubs/mappings/a.json")
         server.signal(SIGHUP)
         try await server.waitForError(containing: "reloaded 1 stubs")
-        #expect(try await fetch(base + "/a").body == "two")
+        #expect(try await HTTPFetch.send(base + "/a").text == "two")
     }
 
     @Test("serve refuses to start on broken stubs (65) and when the port is taken (69)")
     func startFailures() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("stubs/mappings/bad.json", #"{"request": {"urlPath": 5}}"#)
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"request": {"urlPath": 5}}"#, to: "stubs/mappings/bad.json")
         let broken = try await PokestubProcess.run(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
         #expect(broken.status == 65)
         #expect(broken.stderr.contains("stubs/mappings/bad.json:1: request.urlPath: must be a string"))
@@ -144,13 +146,13 @@ struct CommandLineTests {
         #expect(good.status == 0)
         #expect(good.stdout.contains("1918 stubs in 959 files, no problems"))
 
-        let folder = try TemporaryFolder()
-        try folder.write("mappings/ok.json", #"{"request": {"urlPath": "/ok"}, "response": {}}"#)
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"request": {"urlPath": "/ok"}, "response": {}}"#, to: "mappings/ok.json")
         try folder.write(
-            "mappings/syntax.json", "{\n  \"request\": {\n    \"urlPath\": \"/x\"\n    \"method\": \"GET\"\n  }\n}")
+            "{\n  \"request\": {\n    \"urlPath\": \"/x\"\n    \"method\": \"GET\"\n  }\n}", to: "mappings/syntax.json")
         try folder.write(
-            "mappings/field.json",
-            "{\n  \"request\": {\"urlPath\": \"/y\"},\n  \"response\": {\"bodyFileName\": \"../../etc/passwd\"}\n}")
+            "{\n  \"request\": {\"urlPath\": \"/y\"},\n  \"response\": {\"bodyFileName\": \"../../etc/passwd\"}\n}",
+            to: "mappings/field.json")
         let bad = try await PokestubProcess.run(["check", folder.path])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("\(folder.path)/mappings/syntax.json:4: invalid JSON"))

@@ -1,4 +1,5 @@
 import Foundation
+import PokestubTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 struct CrashSafetyTests {
     @Test("kill -9 during 200 concurrent recordings leaves no partial stub: every file written loads and serves")
     func killDuringRecordings() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         // The upstream: a second pokestub serving the shipped stubs.
         let upstream = try PokestubProcess([
             "serve", "--port", "0", "--stubs", Repository.stubs, "--watch-stubs", "false",
@@ -29,7 +30,7 @@ struct CrashSafetyTests {
         let requests = Task {
             await withTaskGroup(of: Void.self) { group in
                 for path in paths {
-                    group.addTask { _ = try? await fetch(base + path) }
+                    group.addTask { _ = try? await HTTPFetch.send(base + path) }
                 }
             }
         }
@@ -59,7 +60,7 @@ struct CrashSafetyTests {
         #expect(served.contains("no problems"))
         var ok = 0
         for path in paths {
-            if try await fetch(replayBase + path).status == 200 { ok += 1 }
+            if try await HTTPFetch.send(replayBase + path).status == 200 { ok += 1 }
         }
         // Each stub written before the kill answers; requests cut off by it simply were not recorded.
         #expect(ok >= files.count)

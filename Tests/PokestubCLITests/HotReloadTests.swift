@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,9 +14,9 @@ struct HotReloadTests {
 
     @Test("files rewritten, truncated, deleted and renamed while clients hammer: no 5xx, never a partial stub")
     func reloadUnderFire() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         for name in ["a", "b", "c"] {
-            try folder.write("stubs/mappings/\(name).json", Self.mapping("/\(name)", "\(name)0"))
+            try folder.write(Self.mapping("/\(name)", "\(name)0"), to: "stubs/mappings/\(name).json")
         }
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
         defer { server.signal(SIGTERM) }
@@ -26,7 +26,7 @@ struct HotReloadTests {
         // The writer: forty rounds of non-atomic rewrites, truncations, broken JSON, deletions and renames,
         // each followed by SIGHUP, which may land mid-write. Bounded by count, not time, so a loaded machine
         // runs the same test, only slower.
-        let writerDone = DoneFlag()
+        let writerDone = Flag()
         let writer = Task.detached {
             defer { writerDone.set() }
             for version in 1...40 {
@@ -56,7 +56,8 @@ struct HotReloadTests {
         var requests = 0
         while !writerDone.isSet {
             let name = ["a", "b", "c"][requests % 3]
-            let (status, body) = try await fetch(base + "/\(name)")
+            let answer = try await HTTPFetch.send(base + "/\(name)")
+            let (status, body) = (answer.status, answer.text)
             statuses[status, default: 0] += 1
             if status == 200, body.range(of: "^\(name)[0-9]+$", options: .regularExpression) == nil {
                 badBodies.append(body)
@@ -70,22 +71,17 @@ struct HotReloadTests {
 
         // Calm again: the last good versions are served.
         for name in ["a", "b", "c"] {
-            try folder.write("stubs/mappings/\(name).json", Self.mapping("/\(name)", "\(name)final"))
+            try folder.write(Self.mapping("/\(name)", "\(name)final"), to: "stubs/mappings/\(name).json")
         }
         var settled = false
         for _ in 0..<200 where !settled {
-            let answers = try await [fetch(base + "/a").body, fetch(base + "/b").body, fetch(base + "/c").body]
+            let answers = try await [
+                HTTPFetch.send(base + "/a").text, HTTPFetch.send(base + "/b").text, HTTPFetch.send(base + "/c").text,
+            ]
             settled = answers == ["afinal", "bfinal", "cfinal"]
             if !settled { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(settled)
         #expect(server.stderr.contains("reloaded"))
     }
-}
-
-/// A flag one task sets and another reads.
-final class DoneFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }

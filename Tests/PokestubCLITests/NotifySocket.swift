@@ -1,4 +1,5 @@
 import Foundation
+import PokestubTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +24,7 @@ final class NotifySocket: Sendable {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0 else { throw ProcessFailure(message: "bind \(path): errno \(errno)") }
+        guard bound == 0 else { throw TestFailure("bind \(path): errno \(errno)") }
         var interval = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -51,29 +52,4 @@ final class NotifySocket: Sendable {
         close(descriptor)
         unlink(path)
     }
-}
-
-/// A listening TCP socket on 127.0.0.1 with a free port, to hand to the daemon as systemd would.
-final class ListeningSocket: Sendable {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(descriptor, pointer, length) == 0, listen(descriptor, 64) == 0 else { return -1 }
-                return getsockname(descriptor, pointer, &length)
-            }
-        }
-        guard bound == 0 else { throw ProcessFailure(message: "listen: errno \(errno)") }
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit { close(descriptor) }
 }

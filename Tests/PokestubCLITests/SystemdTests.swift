@@ -1,4 +1,5 @@
 import Foundation
+import PokestubTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ struct SystemdTests {
         #expect(ready.last?.contains("READY=1") == true)
         #expect(ready.last?.contains("STATUS=serving 1918 stubs") == true)
         let base = try await server.waitUntilListening()
-        #expect(try await fetch(base + "/api/v2/pokemon/1/").status == 200)
+        #expect(try await HTTPFetch.send(base + "/api/v2/pokemon/1/").status == 200)
 
         server.signal(SIGHUP)
         let reload = await notify.messages(until: "READY=1")
@@ -35,13 +36,13 @@ struct SystemdTests {
         let listening = try ListeningSocket()
         // systemd sets LISTEN_PID to the service's pid after fork; a shell that execs the daemon keeps its pid.
         let script =
-            "LISTEN_PID=$$ LISTEN_FDS=1 exec '\(PokestubProcess.executable.path)' "
+            "LISTEN_PID=$$ LISTEN_FDS=1 exec '\(try PokestubProcess.executable().path)' "
             + "serve --port 1 --stubs '\(Repository.stubs)'"
         let shell = try ShellProcess(script, passing: listening.descriptor)
         defer { shell.kill() }
         let line = try await shell.waitForLine(startingWith: "pokestub listening on ")
         #expect(line.contains("http://127.0.0.1:\(listening.port) "))
-        #expect(try await fetch("http://127.0.0.1:\(listening.port)/api/v2/pokemon/1/").status == 200)
+        #expect(try await HTTPFetch.send("http://127.0.0.1:\(listening.port)/api/v2/pokemon/1/").status == 200)
     }
 }
 
@@ -69,7 +70,7 @@ final class ShellProcess: Sendable {
             envp.forEach { free($0) }
         }
         let result = posix_spawn(&child, "/bin/sh", &actions, nil, &argv, &envp)
-        guard result == 0 else { throw ProcessFailure(message: "posix_spawn: \(result)") }
+        guard result == 0 else { throw TestFailure("posix_spawn: \(result)") }
         pid = child
     }
 
@@ -81,7 +82,7 @@ final class ShellProcess: Sendable {
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw ProcessFailure(message: "no line starting with \(prefix); output: \(text)")
+        throw TestFailure("no line starting with \(prefix); output: \(text)")
     }
 
     func kill() {

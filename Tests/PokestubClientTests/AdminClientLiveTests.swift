@@ -1,5 +1,6 @@
 import Foundation
 import PokestubClient
+import PokestubTestSupport
 import PokestubTesting
 import Testing
 
@@ -125,10 +126,10 @@ struct AdminClientLiveTests {
 
     @Test("removing every stub and resetting to files brings the stub files back")
     func removeAllAndResetToFiles() async throws {
-        let stubs = try StubsDirectory.make([
+        let stubs = try TemporaryDirectory.stubRoot(mappings: [
             "hello.json": #"{"request": {"url": "/hello"}, "response": {"body": "hi"}}"#
         ])
-        defer { stubs.remove() }
+        defer { stubs.removeFolder() }
         try await withStubServer(stubsDirectory: stubs.path) { server in
             try await server.admin.removeAllStubs()
             #expect(try await HTTPFetch.send(server.url("/hello")).status == 404)

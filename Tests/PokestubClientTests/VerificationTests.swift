@@ -1,5 +1,6 @@
 import Foundation
 import PokestubClient
+import PokestubTestSupport
 import PokestubTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PokestubClient
 import PokestubCore
+import PokestubTestSupport
 import PokestubTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PokestubClient
 import PokestubCore
+import PokestubTestSupport
 import PokestubTesting
 import Synchronization
 import Testing
@@ -121,10 +122,10 @@ struct WithStubServerTests {
 
     @Test("a stubs directory is served, with body files")
     func stubsDirectory() async throws {
-        let stubs = try StubsDirectory.make(
-            ["pokemon.json": #"{"request": {"urlPath": "/p"}, "response": {"bodyFileName": "p.json"}}"#],
+        let stubs = try TemporaryDirectory.stubRoot(
+            mappings: ["pokemon.json": #"{"request": {"urlPath": "/p"}, "response": {"bodyFileName": "p.json"}}"#],
             files: ["p.json": #"{"name": "bulbasaur"}"#])
-        defer { stubs.remove() }
+        defer { stubs.removeFolder() }
         let added = StubBuilder.get("/q").willReturn(.file("p.json"))
         try await withStubServer(mappings: [added], stubsDirectory: stubs.path) { server async throws in
             #expect(try await HTTPFetch.send(server.url("/p")).text == #"{"name": "bulbasaur"}"#)
@@ -134,8 +135,8 @@ struct WithStubServerTests {
 
     @Test("a stubs directory with a broken file stops the start with the file's problem")
     func brokenStubsDirectory() async throws {
-        let stubs = try StubsDirectory.make(["broken.json": "{"])
-        defer { stubs.remove() }
+        let stubs = try TemporaryDirectory.stubRoot(mappings: ["broken.json": "{"])
+        defer { stubs.removeFolder() }
         let error = await #expect(throws: StubServerError.self) {
             try await withStubServer(stubsDirectory: stubs.path) { _ in }
         }

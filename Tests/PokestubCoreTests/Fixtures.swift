@@ -57,10 +57,4 @@ enum Fixtures {
             return nil
         }
     }
-
-    /// The repository's root folder, found from this file's path.
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import PokestubTestSupport
 import Testing
 
 @testable import PokestubCore
 
 @Suite("The stubs shipped in stubs/")
 struct ShippedStubsTests {
-    private static let result = StubLoader(root: Fixtures.repositoryRoot.appendingPathComponent("stubs").path).load()
+    private static let result = StubLoader(root: Repository.stubs).load()
 
     private func nextOfPage(_ url: String, index: StubIndex) throws -> JSONValue? {
         let stub = try #require(index.bestMatch(for: Fixtures.request(url)), "no stub for \(url)")

@@ -1,12 +1,13 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import Testing
 
 @Suite("The recordings admin API")
 struct AdminRecordingsTests {
     @Test("status goes NeverStarted, Recording, Stopped; stop returns the stubs written and the report")
     func startStop() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: "https://pokeapi.invalid")
@@ -49,7 +50,7 @@ struct AdminRecordingsTests {
 
     @Test("a snapshot turns proxied exchanges still in the journal into stubs")
     func snapshot() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .proxy, upstream: upstream.baseURL)
@@ -74,7 +75,7 @@ struct AdminRecordingsTests {
 
     @Test("unsupported or invalid record spec fields are refused with 400 naming the field")
     func invalidSpecs() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: "http://127.0.0.1:9")
         defer { server.stop() }
         let cases = [

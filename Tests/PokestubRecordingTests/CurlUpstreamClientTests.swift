@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import PokestubUpstream
 import Testing
 
@@ -96,7 +97,7 @@ struct CurlUpstreamClientTests {
         } else {
             Issue.record("a cut-off body was accepted: \(cut)")
         }
-        let port = try ClosedPort.make()
+        let port = try ListeningSocket.unusedPort()
         let refused = await send(client, UpstreamRequest(method: "GET", url: "http://127.0.0.1:\(port)/x"))
         if case .failure(let error) = refused {
             #expect(error.kind == .unreachable && error.status == 502)

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import Testing
 
 @Suite("Recording real PokeAPI data from a static upstream over the dump in shared/pokeapi")
@@ -14,7 +15,7 @@ struct PokeAPIRecordingTests {
     func recordAndReplay() async throws {
         let dump = Repository.pokeAPIDump
         #expect(FileManager.default.fileExists(atPath: dump + "/api/v2/pokemon/1/index.json"), "no dump at \(dump)")
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start(staticRoot: dump)
         let recorder = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
         var recorded: [UpstreamResponse] = []
@@ -59,7 +60,7 @@ struct PokeAPIRecordingTests {
 
     @Test("re-recording the same data rewrites nothing and reports every stub unchanged")
     func reRecordIsStable() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start(staticRoot: Repository.pokeAPIDump)
         defer { upstream.stop() }
         let targets = ["/api/v2/pokemon/1/", "/api/v2/type/1/", "/api/v2/berry/1/"]

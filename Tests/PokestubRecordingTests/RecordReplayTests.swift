@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import PokestubUpstream
 import Synchronization
 import Testing
@@ -9,7 +10,7 @@ struct RecordReplayTests {
     /// Records `targets` in `mode`, stops the upstream, replays from the same folder, and returns what the
     /// recording run and the replay run answered.
     private func recordThenReplay(
-        _ targets: [String], mode: ServeMode = .recordMissing, folder: TemporaryFolder
+        _ targets: [String], mode: ServeMode = .recordMissing, folder: TemporaryDirectory
     ) async throws -> (recorded: [UpstreamResponse], replayed: [UpstreamResponse], upstream: ScriptedUpstream) {
         let upstream = try await ScriptedUpstream.start()
         let recorder = try RecordingServer(root: folder.path, mode: mode, upstream: upstream.baseURL)
@@ -26,7 +27,7 @@ struct RecordReplayTests {
 
     @Test("compressed bodies are written decoded and replayed byte for byte without Content-Encoding")
     func compressed() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let (recorded, replayed, _) = try await recordThenReplay(["/gzip", "/deflate", "/br"], folder: folder)
         for (index, name) in ["gzip", "deflate", "br"].enumerated() {
             #expect(recorded[index].status == 200)
@@ -44,7 +45,7 @@ struct RecordReplayTests {
 
     @Test("a chunked text body and a binary PNG replay byte for byte")
     func chunkedAndBinary() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let (recorded, replayed, _) = try await recordThenReplay(["/chunked", "/sprite.png"], folder: folder)
         #expect(recorded[0].body == Data("first line\nsecond line, café ☃\n".utf8))
         #expect(replayed[0].body == recorded[0].body)
@@ -63,7 +64,7 @@ struct RecordReplayTests {
 
     @Test("a 301 is recorded, not followed, and its Location points at pokestub when served")
     func redirect() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let (recorded, replayed, upstream) = try await recordThenReplay(["/redirect"], folder: folder)
         #expect(upstream.requests("GET /target") == 0)
         #expect(recorded[0].status == 301)
@@ -76,7 +77,7 @@ struct RecordReplayTests {
 
     @Test("several Set-Cookie fields stay separate and redacted; volatile headers are not written")
     func cookiesAndVolatile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let (_, replayed, _) = try await recordThenReplay(["/cookies", "/volatile"], folder: folder)
         #expect(
             replayed[0].headers.values(for: "Set-Cookie") == [
@@ -88,7 +89,7 @@ struct RecordReplayTests {
 
     @Test("upstream links in bodies point at pokestub when served and stay as recorded on disk")
     func links() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let (recorded, replayed, upstream) = try await recordThenReplay(["/links"], folder: folder)
         let onDisk = try folder.json("mappings/links.GET.json")["response"]?["jsonBody"]
         #expect(onDisk?["next"] == .string(upstream.baseURL + "/api/v2/pokemon/?offset=20&limit=20"))
@@ -105,7 +106,7 @@ struct RecordReplayTests {
 
     @Test("a slow upstream gives 504, a refused one 502, a cut-off one 502; journaled, nothing written")
     func failures() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(
@@ -120,7 +121,7 @@ struct RecordReplayTests {
         let cut = try await server.send("GET", "/cut")
         #expect(cut.status == 502)
         #expect(try JSONValue.parse(cut.body)["error"] == .string("failed"))
-        let port = try ClosedPort.make()
+        let port = try ListeningSocket.unusedPort()
         let refusing = try RecordingServer(
             root: folder.path, mode: .recordMissing, upstream: "http://127.0.0.1:\(port)")
         defer { refusing.stop() }
@@ -143,7 +144,7 @@ struct RecordReplayTests {
 
     @Test("concurrent identical misses make one upstream call and one file")
     func concurrentMisses() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
@@ -163,7 +164,7 @@ struct RecordReplayTests {
 
     @Test("replay makes no upstream connection at all, not even for a miss")
     func replayStaysOffline() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
@@ -177,7 +178,7 @@ struct RecordReplayTests {
 
     @Test("proxy mode forwards misses, serves stubs, and writes nothing")
     func proxy() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .proxy, upstream: upstream.baseURL)
@@ -195,7 +196,7 @@ struct RecordReplayTests {
 
     @Test("record mode re-records every request in place and reports new, unchanged and changed")
     func reRecording() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .record, upstream: upstream.baseURL)
@@ -225,7 +226,7 @@ struct RecordReplayTests {
 
     @Test("a POST body goes upstream and into the pattern; another body is another recording")
     func postBodies() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)
@@ -247,7 +248,7 @@ struct RecordReplayTests {
 
     @Test("persist false serves the recording from memory and writes nothing")
     func inMemory() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
@@ -270,7 +271,7 @@ struct RecordReplayTests {
 
     @Test("with link rewriting off, bodies are served exactly as recorded")
     func rewritingOff() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(
@@ -284,7 +285,7 @@ struct RecordReplayTests {
 
     @Test("local stubs keep answering while slow upstream calls hold every server thread's worth of requests")
     func stubsAnswerDuringSlowUpstream() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
         defer { upstream.stop() }
         let server = try RecordingServer(root: folder.path, mode: .recordMissing, upstream: upstream.baseURL)

@@ -1,6 +1,7 @@
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubTestSupport
 import PokestubUpstream
 
 /// pokestub in process: a ``StubEngine`` over a stub folder with a libcurl upstream client, served on

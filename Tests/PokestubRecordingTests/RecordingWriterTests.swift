@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import Testing
 
 @Suite("Writing recordings to disk")
@@ -16,7 +17,7 @@ struct RecordingWriterTests {
 
     @Test("a recording is new, then unchanged, then changed, and leaves no temporary files")
     func newUnchangedChanged() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let writer = RecordingWriter(root: URL(fileURLWithPath: folder.path))
         #expect(try writer.write(recording(#"{"name": "normal"}"#, large: true)) == .new)
         let before = try folder.data("mappings/api/v2/type/1/GET.json")
@@ -29,7 +30,7 @@ struct RecordingWriterTests {
 
     @Test("the written folder loads with the stub loader and serves the recorded body")
     func loads() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let writer = RecordingWriter(root: URL(fileURLWithPath: folder.path))
         try writer.write(recording(#"{"name": "normal"}"#))
         try writer.write(recording(#"{"big": true}"#, large: true))
@@ -42,7 +43,7 @@ struct RecordingWriterTests {
 
     @Test("an atomic write replaces a file whole and refuses a folder it cannot create")
     func atomic() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let target = URL(fileURLWithPath: folder.path + "/mappings/a/b.json")
         try RecordingWriter.writeAtomically(Data("one".utf8), to: target)
         try RecordingWriter.writeAtomically(Data("two".utf8), to: target)

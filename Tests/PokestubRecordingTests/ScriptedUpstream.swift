@@ -1,4 +1,5 @@
 import Foundation
+import PokestubTestSupport
 import Synchronization
 import Testing
 

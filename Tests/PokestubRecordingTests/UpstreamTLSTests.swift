@@ -1,12 +1,13 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import Testing
 
 @Suite("TLS to the upstream")
 struct UpstreamTLSTests {
     @Test("a certificate the system CA store does not trust is refused: 502 naming the certificate, nothing written")
     func untrustedCertificate() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory.stubRoot()
         let certificate = folder.path + "/cert.pem"
         let key = folder.path + "/key.pem"
         let openssl = Process()
@@ -22,7 +23,7 @@ struct UpstreamTLSTests {
         try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
         let upstream = try await ScriptedUpstream.start(tls: (certificate, key))
         defer { upstream.stop() }
-        let stubs = try TemporaryFolder()
+        let stubs = try TemporaryDirectory.stubRoot()
         let server = try RecordingServer(root: stubs.path, mode: .recordMissing, upstream: upstream.baseURL)
         defer { server.stop() }
         let response = try await server.send("GET", "/gzip")

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import Testing
 
 @Suite("The admin API over real sockets")

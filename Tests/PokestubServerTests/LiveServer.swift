@@ -99,36 +99,3 @@ final class LiveServer: Sendable {
         return URLSession(configuration: configuration)
     }()
 }
-
-/// Paths of the repository, found from this file.
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static var stubs: String { root.appendingPathComponent("stubs").path }
-}
-
-/// A stub folder in the temporary directory, removed when the test is done with it.
-final class TemporaryStubRoot: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("pokestub-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path + "/mappings", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: path + "/__files", withIntermediateDirectories: true)
-    }
-
-    /// Writes a file under the root (`mappings/a.json`), creating folders.
-    func write(_ relative: String, _ text: String) throws {
-        try write(relative, Data(text.utf8))
-    }
-
-    func write(_ relative: String, _ data: Data) throws {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}

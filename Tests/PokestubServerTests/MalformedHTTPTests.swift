@@ -1,6 +1,7 @@
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubTestSupport
 import Testing
 
 /// What a hostile or broken client sends: each case gets a 4xx or a closed connection, and the server

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubTestSupport
 import Testing
 
 @Suite("Reloading the stub folder")
@@ -10,13 +11,13 @@ struct ReloadTests {
 
     @Test("a broken file keeps the previous stubs serving and health names its path and line")
     func brokenFileKeepsPreviousStubs() async throws {
-        let root = try TemporaryStubRoot()
-        try root.write("mappings/a.json", Self.mapping("/a", "first"))
+        let root = try TemporaryDirectory.stubRoot()
+        try root.write(Self.mapping("/a", "first"), to: "mappings/a.json")
         try await LiveServer.with(stubRoot: root.path) { server in
             #expect(try await server.send("GET", "/a").text == "first")
 
-            try root.write("mappings/a.json", Self.mapping("/a", "second"))
-            try root.write("mappings/b.json", "{\n  \"request\": {\"urlPath\": \"/b\"},\n  \"respons\": {}\n}\n")
+            try root.write(Self.mapping("/a", "second"), to: "mappings/a.json")
+            try root.write("{\n  \"request\": {\"urlPath\": \"/b\"},\n  \"respons\": {}\n}\n", to: "mappings/b.json")
             let (status, error) = try await server.admin("POST", "/mappings/reset")
             #expect(status == 422)
             let detail = error["errors"].flatMap { value -> String? in
@@ -31,7 +32,7 @@ struct ReloadTests {
             #expect(health["status"] == .string("degraded"))
             #expect(health["lastReload"]?["succeeded"] == .bool(false))
 
-            try root.write("mappings/b.json", Self.mapping("/b", "bee"))
+            try root.write(Self.mapping("/b", "bee"), to: "mappings/b.json")
             #expect(try await server.admin("POST", "/mappings/reset").0 == 200)
             #expect(try await server.send("GET", "/a").text == "second")
             #expect(try await server.send("GET", "/b").text == "bee")
@@ -41,10 +42,11 @@ struct ReloadTests {
 
     @Test("a body file read at load is served even after the file is deleted")
     func bodyFilesAreReadOnce() async throws {
-        let root = try TemporaryStubRoot()
-        try root.write("__files/x.txt", "from file")
+        let root = try TemporaryDirectory.stubRoot()
+        try root.write("from file", to: "__files/x.txt")
         try root.write(
-            "mappings/x.json", #"{"request": {"urlPath": "/x"}, "response": {"status": 200, "bodyFileName": "x.txt"}}"#)
+            #"{"request": {"urlPath": "/x"}, "response": {"status": 200, "bodyFileName": "x.txt"}}"#,
+            to: "mappings/x.json")
         try await LiveServer.with(stubRoot: root.path) { server in
             try FileManager.default.removeItem(atPath: root.path + "/__files/x.txt")
             #expect(try await server.send("GET", "/x").text == "from file")

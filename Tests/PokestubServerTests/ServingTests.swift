@@ -1,6 +1,6 @@
 import Foundation
 import PokestubCore
-import Synchronization
+import PokestubTestSupport
 import Testing
 
 @Suite("Serving runtime stubs over real sockets")
@@ -167,11 +167,4 @@ struct ServingTests {
         #expect(finished.text == "done")
         await #expect(throws: (any Error).self) { _ = try await server.send("GET", "/__admin/health") }
     }
-}
-
-/// A flag one task sets and another reads.
-final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import PokestubCore
+import PokestubTestSupport
+
+/// A response read off a raw socket.
+struct RawResponse: Sendable {
+    /// The status code, or 0 when the connection closed without a status line.
+    var status: Int
+    /// The body bytes.
+    var body: [UInt8]
+    /// How long from the first byte sent to the connection closing.
+    var elapsed: Duration
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as JSON, or `nil`.
+    var json: JSONValue? { try? JSONValue.parse(Data(body)) }
+
+    /// The first error title of a WireMock-style refusal, `{"errors": [{"title": …}]}`.
+    var errorTitle: String? {
+        guard case .array(let errors)? = json?["errors"], case .string(let title)? = errors.first?["title"] else {
+            return nil
+        }
+        return title
+    }
+
+    static func exchange(
+        port: Int, method: String, target: String, body: [UInt8], timeout: Duration
+    ) throws
+        -> RawResponse
+    {
+        let head =
+            "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n"
+            + "Content-Type: application/json\r\nConnection: close\r\n\r\n"
+        return try exchangeRaw(port: port, bytes: Array(head.utf8) + body, timeout: timeout)
+    }
+
+    /// Connects, sends `bytes` as they are, and reads until the server closes or `timeout` passes (each send
+    /// and each read may wait that long). Blocks the calling thread: call it from a Dispatch thread.
+    static func exchangeRaw(port: Int, bytes: [UInt8], timeout: Duration = .seconds(5)) throws -> RawResponse {
+        let connection = try RawConnection(port: port, timeout: timeout, sendTimeout: timeout)
+        let started = ContinuousClock.now
+        // A server may answer (413) and close before taking the whole body: a failed send is not an error.
+        _ = try? connection.send(bytes)
+        let received = connection.receiveBlocking()
+        return RawResponse(parsing: received, elapsed: ContinuousClock.now - started)
+    }
+
+    init(parsing bytes: [UInt8], elapsed: Duration) {
+        self.elapsed = elapsed
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(separator) })
+        else {
+            status = 0
+            body = []
+            return
+        }
+        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        let statusLine = head.split(separator: "\r\n").first ?? ""
+        status =
+            statusLine.hasPrefix("HTTP/1.") ? Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 : 0
+        body = Array(bytes[(end + 4)...])
+    }
+}

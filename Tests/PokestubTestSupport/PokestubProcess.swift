@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `pokestub` binary run as a separate process, the way users, scripts and systemd run it, with its
+/// standard output and error collected as they arrive.
+///
+/// The process is killed (`SIGKILL`) when the instance is released while it still runs, so a failing test
+/// leaves no daemon behind. Every wait polls every 10 ms with `Task.sleep`: no thread is blocked.
+///
+/// ```swift
+/// let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
+/// let base = try await server.waitUntilListening()  // "http://127.0.0.1:PORT"
+/// server.signal(SIGTERM)
+/// #expect(await server.waitForExit() == 0)
+/// ```
+package final class PokestubProcess: Sendable {
+    private let process: Process
+    private let output = OutputBuffer()
+
+    /// What the process wrote so far, appended from the pipes' handlers on other threads.
+    private final class OutputBuffer: Sendable {
+        private let text = Mutex((stdout: "", stderr: ""))
+        func append(stdout: String) { text.withLock { $0.stdout += stdout } }
+        func append(stderr: String) { text.withLock { $0.stderr += stderr } }
+        var stdout: String { text.withLock { $0.stdout } }
+        var stderr: String { text.withLock { $0.stderr } }
+    }
+
+    /// The `pokestub` binary to run: the first of ``Repository/pokestubBinary(environment:)``'s candidates
+    /// that exists.
+    ///
+    /// - Returns: Its file URL.
+    /// - Throws: ``TestFailure`` naming every place looked at when there is no binary (build it first).
+    package static func executable() throws -> URL {
+        let binary = Repository.pokestubBinary()
+        guard let found = binary.found else {
+            throw TestFailure(
+                "no pokestub binary; build it with swift build (looked at "
+                    + binary.tried.map(\.path).joined(separator: ", ") + ")")
+        }
+        return found
+    }
+
+    /// Starts `pokestub`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the program name, such as `["serve", "--port", "0"]`.
+    ///   - environment: The whole environment of the process: nothing else is inherited, except that
+    ///     `PATH` is `/usr/bin:/bin` unless `environment` sets it.
+    ///   - workingDirectory: The folder it starts in; the test process's own by default.
+    /// - Throws: ``TestFailure`` when there is no binary; `Process`'s error when it cannot start.
+    package init(_ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil) throws {
+        process = Process()
+        process.executableURL = try PokestubProcess.executable()
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { lhs, _ in lhs }
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let output = self.output
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.append(stdout: text)
+        }
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.append(stderr: text)
+        }
+        try process.run()
+    }
+
+    /// Runs `pokestub` to the end.
+    ///
+    /// - Parameters:
+    ///   - arguments: As for ``init(_:environment:workingDirectory:)``.
+    ///   - environment: As for ``init(_:environment:workingDirectory:)``.
+    ///   - workingDirectory: As for ``init(_:environment:workingDirectory:)``.
+    ///   - timeout: How long it may run before it is terminated; 30 s by default.
+    /// - Returns: The exit status and everything it wrote.
+    /// - Throws: As ``init(_:environment:workingDirectory:)``.
+    package static func run(
+        _ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
+        timeout: Duration = .seconds(30)
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let running = try PokestubProcess(arguments, environment: environment, workingDirectory: workingDirectory)
+        let status = await running.waitForExit(timeout: timeout)
+        return (status, running.stdout, running.stderr)
+    }
+
+    /// Everything written to standard output so far.
+    package var stdout: String { output.stdout }
+    /// Everything written to standard error so far.
+    package var stderr: String { output.stderr }
+
+    /// Waits until standard output has a line starting with `prefix`.
+    ///
+    /// - Parameters:
+    ///   - prefix: The start of the line, such as `pokestub listening on `.
+    ///   - timeout: How long to wait; 20 s by default.
+    /// - Returns: The whole line, without its line break.
+    /// - Throws: ``TestFailure`` with both outputs when the time passes or the process exits first.
+    package func waitForLine(startingWith prefix: String, timeout: Duration = .seconds(20)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("no line starting with \(prefix); stdout: \(stdout) stderr: \(stderr)")
+    }
+
+    /// Waits until standard error contains `text`.
+    ///
+    /// - Parameters:
+    ///   - text: The text to wait for, anywhere in standard error.
+    ///   - timeout: How long to wait; 20 s by default.
+    /// - Throws: ``TestFailure`` with standard error when the time passes.
+    package func waitForError(containing text: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if stderr.contains(text) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("stderr never contained \(text); stderr: \(stderr)")
+    }
+
+    /// Waits for the `pokestub listening on URL (...)` line the daemon prints once it serves.
+    ///
+    /// - Returns: The URL from that line, such as `http://127.0.0.1:41234`.
+    /// - Throws: As ``waitForLine(startingWith:timeout:)`` (20 s).
+    package func waitUntilListening() async throws -> String {
+        let line = try await waitForLine(startingWith: "pokestub listening on ")
+        return String(line.dropFirst("pokestub listening on ".count).prefix { $0 != " " })
+    }
+
+    /// Sends a signal to the process, such as `SIGHUP`.
+    package func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit, terminating it (`SIGTERM`) when `timeout` passes first.
+    ///
+    /// - Parameter timeout: How long to wait before terminating it; 20 s by default.
+    /// - Returns: The exit status, or the signal's number when a signal ended it.
+    @discardableResult
+    package func waitForExit(timeout: Duration = .seconds(20)) async -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning {
+            process.terminate()
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        try? await Task.sleep(for: .milliseconds(50))  // let the pipe handlers drain
+        return process.terminationStatus
+    }
+
+    /// Stops the process: `SIGTERM`, then `SIGKILL` if it has not exited within `gracePeriod`; returns once
+    /// it has exited.
+    ///
+    /// - Parameter gracePeriod: How long it may take to exit after `SIGTERM`; 10 s by default.
+    /// - Returns: Whether it exited within the grace period (or had already exited); `false` when it had to
+    ///   be killed.
+    @discardableResult
+    package func stop(gracePeriod: Duration = .seconds(10)) async -> Bool {
+        guard process.isRunning else { return true }
+        process.terminate()
+        let deadline = ContinuousClock.now + gracePeriod
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        guard process.isRunning else { return true }
+        kill(process.processIdentifier, SIGKILL)
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        return false
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+}
