@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PokestubClientTests",
-            dependencies: ["PokestubClient", "PokestubTesting", "PokestubTestSupport"],
+            dependencies: ["PokestubClient", "PokestubTesting", "PokemonClient", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Recording and replay against real upstreams on 127.0.0.1 (a scripted Python upstream and the PokeAPI dump).

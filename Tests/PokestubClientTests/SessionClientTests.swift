@@ -1,18 +1,36 @@
 import Foundation
+import PokemonClient
 import PokestubClient
 import PokestubTestSupport
 import PokestubTesting
 import Synchronization
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite("Sessions through the admin client")
 struct SessionClientTests {
     struct Boom: Error {}
 
-    /// The URL the app would request: `POKEMON_URL` from the environment, then the canonical PokeAPI path.
-    static func appURL(_ environment: [String: String], _ path: String) throws -> URL {
-        let base = try #require(environment["POKEMON_URL"])
-        return try #require(URL(string: base + path))
+    /// The part of a Pokémon body the tests look at; the stubs answer with nothing more.
+    struct Named: Decodable {
+        var name: String
+    }
+
+    /// Requests without a cache, so a repeated request reaches the server and its journal.
+    private static let uncached: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+
+    /// The app's client, configured from `POKEMON_URL` in the environment as an app launched with it would be.
+    static func app(_ environment: [String: String]) throws -> PokemonClient {
+        try #require(environment[PokemonClientConfiguration.environmentVariable] != nil, "no POKEMON_URL")
+        return try PokemonClient(environment: environment, session: uncached)
     }
 
     @Test("two sessions with different stubs for the same path each get their own answer and journal")
@@ -28,11 +46,14 @@ struct SessionClientTests {
             try await ash.admin.addStub(StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(["name": "pikachu"])))
             try await misty.admin.addStub(StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(["name": "psyduck"])))
 
-            let ashAnswer = try await HTTPFetch.send(try Self.appURL(ash.environment, "/api/v2/pokemon/25/"))
-            let mistyAnswer = try await HTTPFetch.send(try Self.appURL(misty.environment, "/api/v2/pokemon/25/"))
-            _ = try await HTTPFetch.send(try Self.appURL(misty.environment, "/api/v2/pokemon/25/"))
-            #expect(try StubJSON(parsing: ashAnswer.body)["name"] == "pikachu")
-            #expect(try StubJSON(parsing: mistyAnswer.body)["name"] == "psyduck")
+            // Each app asks for pokemon 25 through its own session's base URL.
+            let ashApp = try Self.app(ash.environment)
+            let mistyApp = try Self.app(misty.environment)
+            let ashAnswer = try await ashApp.resource(Named.self, at: ashApp.routes.pokemon(id: 25))
+            let mistyAnswer = try await mistyApp.resource(Named.self, at: mistyApp.routes.pokemon(id: 25))
+            _ = try await mistyApp.resource(Named.self, at: mistyApp.routes.pokemon(id: 25))
+            #expect(ashAnswer.name == "pikachu")
+            #expect(mistyAnswer.name == "psyduck")
 
             // Each journal holds its own requests, with paths as the app sent them inside the session.
             try await ash.admin.verify(count: 1, .get("/api/v2/pokemon/25/"))
@@ -62,13 +83,13 @@ struct SessionClientTests {
                     seen.withLock { $0 = session }
                     try await session.admin.addStub(StubBuilder.get("/api/v2/pokemon/1/").willReturn(.text("one")))
                     #expect(
-                        try await HTTPFetch.send(try Self.appURL(session.environment, "/api/v2/pokemon/1/")).text
+                        try await HTTPFetch.send(try Self.app(session.environment).routes.pokemon(id: 1)).text
                             == "one")
                     throw Boom()
                 }
             }
             let session = try #require(seen.withLock { $0 })
-            let after = try await HTTPFetch.send(try Self.appURL(session.environment, "/api/v2/pokemon/1/"))
+            let after = try await HTTPFetch.send(try Self.app(session.environment).routes.pokemon(id: 1))
             #expect(after.status == 404)
             #expect(after.text.contains("No such session"), "\(after.text)")
             #expect(try await server.admin.sessions().isEmpty)
