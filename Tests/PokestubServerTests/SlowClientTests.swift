@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubTestSupport
 import Synchronization
 import Testing
 
