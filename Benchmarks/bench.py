@@ -234,7 +234,12 @@ def main() -> int:
     parser.add_argument("--duration", type=int, help="seconds per wrk run (default 8, quick 1)")
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--json", help="also write the results as JSON to this file")
+    parser.add_argument("--only", choices=["record"],
+                        help="run one part only: `record` times the record path (and proxy mode) against nginx")
+    parser.add_argument("--record-requests", type=int,
+                        help="sequential GETs per record-path timing (default 300, quick 50)")
     args = parser.parse_args()
+    record_requests = args.record_requests or (50 if args.quick else 300)
     seconds = args.duration or (1 if args.quick else 8)
     scales = [10, 1000] if args.quick else [10, 1000, 10000]
     results: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
@@ -260,6 +265,12 @@ def main() -> int:
         nginx = start_nginx(prepare_nginx_root(work, pokestub.base), work, BIG_PATH)
         servers.append(nginx)
         check_same_bytes(pokestub.base, nginx.base)
+        if args.only == "record":
+            pokestub.stop()
+            servers.remove(pokestub)
+            results["record"] = record_overhead(args.binary, nginx.base, work, record_requests)
+            print_record(results["record"])
+            return finish(args, results)
 
         rows = []
         for label, path, script in routes:
@@ -317,21 +328,32 @@ def main() -> int:
             server.stop()
             servers.remove(server)
 
-        record = record_overhead(args.binary, nginx.base, work, 50 if args.quick else 300)
-        results["record"] = record
-        if record:
-            print(f"\nrecord path: {record['requests']} sequential GETs of {BIG_PATH} through `pokestub --mode record` "
-                  f"{record['through_ms']:.0f} ms, direct libcurl (curl, one reused connection) {record['direct_ms']:.0f} ms "
-                  f"({ratio(record['through_ms'], record['direct_ms'])})")
-        else:
-            print("\nrecord path: skipped (this build has no record mode)")
+        results["record"] = record_overhead(args.binary, nginx.base, work, record_requests)
+        print_record(results["record"])
     finally:
         for server in servers:
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
+    return finish(args, results)
+
+
+def finish(args: argparse.Namespace, results: dict) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0
+
+
+def print_record(record: dict | None) -> None:
+    if not record:
+        print("\nrecord path: skipped (this build has no record mode)")
+        return
+    print(f"\nrecord path: {record['requests']} sequential GETs of {BIG_PATH} (curl, one reused connection), "
+          f"best of {record['rounds']}:")
+    print(f"  direct to nginx                 {record['direct_ms']:7.0f} ms")
+    print(f"  through `pokestub --mode record` {record['through_ms']:6.0f} ms "
+          f"({ratio(record['through_ms'], record['direct_ms'])})")
+    print(f"  through `pokestub --mode proxy`  {record['proxy_ms']:6.0f} ms "
+          f"({ratio(record['proxy_ms'], record['direct_ms'])})")
 
 
 def urllib_body(url: str) -> bytes:
@@ -360,36 +382,44 @@ def fill_journal(base: str) -> None:
         subprocess.run(["wrk", "-t1", "-c8", "-d1s", base + LIST_PATH], capture_output=True, timeout=60)
 
 
-def record_overhead(binary: str, upstream: str, work: Path, count: int) -> dict | None:
+def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: int = 2) -> dict | None:
     """`count` sequential GETs through pokestub in record mode (every request goes upstream and is written)
-    against the same GETs straight to the upstream, both with curl reusing one connection."""
-    root = work / "record-stubs"
-    (root / "mappings").mkdir(parents=True)
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "serve", "--port", str(port), "--stubs", str(root), "--mode", "record", "--upstream", upstream,
-         "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = Server("pokestub-record", process, f"http://127.0.0.1:{port}", 0)
-    try:
+    and in proxy mode (goes upstream, nothing written) against the same GETs straight to the upstream, all
+    with curl reusing one connection; the best of `rounds` timings of each."""
+
+    def timed(base: str) -> float:
+        arguments = ["curl", "-s"]
+        for _ in range(count):
+            arguments += ["-o", "/dev/null", base + BIG_PATH]
+        started = time.monotonic()
+        subprocess.run(arguments, check=True, timeout=300, stdout=subprocess.DEVNULL)
+        return (time.monotonic() - started) * 1000
+
+    def through(mode: str) -> float | None:
+        root = work / f"{mode}-stubs"
+        (root / "mappings").mkdir(parents=True)
+        port = free_port()
+        process = subprocess.Popen(
+            [binary, "serve", "--port", str(port), "--stubs", str(root), "--mode", mode, "--upstream", upstream,
+             "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = Server(f"pokestub-{mode}", process, f"http://127.0.0.1:{port}", 0)
         try:
-            wait_until_answering(server.base + "/__admin/health", time.monotonic(), 10)
-        except RuntimeError:
-            return None
+            try:
+                wait_until_answering(server.base + "/__admin/health", time.monotonic(), 10)
+            except RuntimeError:
+                return None
+            timed(server.base)  # warm up: first recording, connection to the upstream
+            return min(timed(server.base) for _ in range(rounds))
+        finally:
+            server.stop()
 
-        def timed(base: str) -> float:
-            arguments = ["curl", "-s"]
-            for _ in range(count):
-                arguments += ["-o", "/dev/null", base + BIG_PATH]
-            started = time.monotonic()
-            subprocess.run(arguments, check=True, timeout=300, stdout=subprocess.DEVNULL)
-            return (time.monotonic() - started) * 1000
-
-        timed(server.base)  # warm up: first recording, connection to the upstream
-        direct = min(timed(upstream), timed(upstream))
-        through = min(timed(server.base), timed(server.base))
-        return {"requests": count, "direct_ms": direct, "through_ms": through}
-    finally:
-        server.stop()
+    timed(upstream)
+    direct = min(timed(upstream) for _ in range(rounds))
+    recorded = through("record")
+    if recorded is None:
+        return None
+    proxied = through("proxy")
+    return {"requests": count, "rounds": rounds, "direct_ms": direct, "through_ms": recorded, "proxy_ms": proxied}
 
 
 def machine() -> str:

@@ -2,6 +2,7 @@
 # Benchmarks pokestub against nginx serving the same bytes on loopback, and prints a table of ratios.
 #   Benchmarks/run.sh                 full run (wrk -t2 -c64 -d8s per route; about 5 minutes)
 #   Benchmarks/run.sh --quick         a short end-to-end run (what CI does: about 1 minute)
+#   Benchmarks/run.sh --only record   only the record path (and proxy mode) against a direct fetch
 # Installs what it needs from apt (wrk, nginx-light) and builds the release binary first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
