@@ -20,9 +20,11 @@ final class RecordingServer: Sendable {
     ///   - upstream: The upstream base URL.
     ///   - timeoutMilliseconds: The upstream total timeout.
     ///   - options: Recording options.
+    ///   - rewriteLinks: Whether upstream links in served bodies point at the server.
+    ///   - logger: Where the engine logs (recordings are logged at info level).
     init(
         root: String, mode: ServeMode, upstream: String, timeoutMilliseconds: Int = 10_000,
-        options: RecordingOptions = RecordingOptions(), rewriteLinks: Bool = true
+        options: RecordingOptions = RecordingOptions(), rewriteLinks: Bool = true, logger: Logger = .disabled
     ) throws {
         self.root = root
         let store = StubStore(root: root)
@@ -33,7 +35,7 @@ final class RecordingServer: Sendable {
                 connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: timeoutMilliseconds))
         engine = StubEngine(
             store: store, journalCapacity: 1_000, mode: mode, upstream: upstream, upstreamClient: client,
-            recording: options, rewriteUpstreamLinks: rewriteLinks)
+            recording: options, rewriteUpstreamLinks: rewriteLinks, logger: logger)
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: engine)
         try server.start()
         engine.info.baseURL = server.baseURL

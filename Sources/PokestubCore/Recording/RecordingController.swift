@@ -57,6 +57,63 @@ public final class RecordingController: Sendable {
         var inFlight: [Flight: [@Sendable (Outcome) -> Void]] = [:]
         var proxied: [ProxiedExchange] = []
         var proxiedBytes = 0
+        /// The last recording written (or found unchanged) at each mapping path.
+        var lastRecordings: [String: LastRecording] = [:]
+    }
+
+    /// What was last recorded at a mapping path, so the same exchange again is answered from the stub it
+    /// made without parsing, canonicalising, hashing or writing anything.
+    private struct LastRecording {
+        var exchange: ExchangeSignature
+        var id: UUID
+        /// The stub's definition when it was made; the stub serving now must still be that one.
+        var definition: JSONValue
+        var fingerprint: UInt64
+        /// The mapping file and the body file as they were right after the write: a file written or replaced
+        /// since then (by a snapshot, an editor, `git checkout`) has another identity.
+        var files: [(path: String, identity: FileIdentity)]
+    }
+
+    /// Everything a recording is made from: the parts of the request the recorder reads, the options, and
+    /// the upstream's status, the header fields as recorded (volatile ones such as `Date` dropped), the
+    /// content type the body is classified by, and the body (as a digest of the raw bytes). Two exchanges
+    /// with the same signature make byte-identical recordings.
+    private struct ExchangeSignature: Equatable {
+        var method: String
+        var rawPath: String
+        var rawQuery: String?
+        var key: RecordingKey
+        var requestBody: ContentDigest
+        var options: RecordingOptions
+        var status: Int
+        var headers: JSONValue
+        var contentType: String?
+        var body: ContentDigest
+
+        init(_ request: HTTPRequest, _ response: UpstreamResponse, key: RecordingKey, options: RecordingOptions) {
+            method = request.method
+            rawPath = request.rawPath
+            rawQuery = request.rawQuery
+            self.key = key
+            requestBody = ContentDigest(request.body)
+            self.options = options
+            status = response.status
+            headers = Recorder(options: options).recordedHeaders(response.headers)
+            contentType = response.headers["Content-Type"]
+            body = ContentDigest(response.body)
+        }
+    }
+
+    /// A recording made, or found unchanged, and how it compares with the disk.
+    private struct Recorded {
+        var stub: StubMapping
+        var change: RecordingWriter.Change
+        var path: String
+        /// The fingerprint on disk before this recording (`nil`: no mapping file).
+        var original: UInt64?
+        var latest: UInt64
+        /// Whether the stub of the last recording answered, the upstream having answered the same again.
+        var sameAnswer = false
     }
 
     private struct Flight: Hashable {
@@ -210,9 +267,12 @@ public final class RecordingController: Sendable {
         _ request: HTTPRequest, _ response: UpstreamResponse, options: RecordingOptions, upstream: String
     ) -> Outcome {
         do {
-            let (stub, change, path) = try record(request, response, options: options, session: true)
-            logger.info("recorded \(request.method) \(request.rawURL) from \(upstream) as \(path) (\(change.rawValue))")
-            return .stub(stub)
+            let recorded = try record(request, response, options: options, session: true)
+            logger.info(
+                "recorded \(request.method) \(request.rawURL) from \(upstream) as \(recorded.path) "
+                    + "(\(recorded.sameAnswer ? "unchanged: the same answer, nothing written" : recorded.change.rawValue))"
+            )
+            return .stub(recorded.stub)
         } catch {
             logger.error("not recorded: \(request.method) \(request.rawURL): \(error)")
             return .proxied(response)
@@ -221,20 +281,39 @@ public final class RecordingController: Sendable {
 
     /// Writes (when persisting) and serves one recording; notes it in the session and lifetime ledgers.
     ///
-    /// - Returns: The new stub, how it compares with the disk, and its mapping path.
+    /// When the upstream answered exactly what was last recorded at the same path, and the files and the
+    /// stub are still the ones that recording made, that stub answers: nothing is parsed, canonicalised,
+    /// hashed beyond one pass over the raw body, or written (``unchangedRecording(at:exchange:session:)``).
+    ///
+    /// - Returns: The stub, how it compares with the disk, and its mapping path.
     private func record(
         _ request: HTTPRequest, _ response: UpstreamResponse, options: RecordingOptions, session: Bool
-    ) throws -> (StubMapping, RecordingWriter.Change, String) {
-        let recording = Recorder(options: options).recording(of: request, response: response)
-        let path = recording.fileName.mappingPath
+    ) throws -> Recorded {
         let rootURL = store.root.map { URL(fileURLWithPath: $0) }
         let writer = rootURL.map(RecordingWriter.init(root:))
-        let latest = RecordingWriter.fingerprint(of: recording)
         let persist = options.persist && writer != nil
-        let (original, change): (UInt64?, RecordingWriter.Change) = try writeLock.withLock { _ in
+        let key = RecordingKey(request, options: options)
+        let exchange = persist ? ExchangeSignature(request, response, key: key, options: options) : nil
+        if let exchange,
+            let again = unchangedRecording(
+                at: RecordingFileName(key: key).mappingPath, exchange: exchange, session: session)
+        {
+            return again
+        }
+        let recording = Recorder(options: options).recording(of: request, response: response)
+        let path = recording.fileName.mappingPath
+        let mappingData = recording.mappingData
+        let latest = RecordingWriter.fingerprint(of: recording, mappingData: mappingData)
+        typealias Written = (
+            original: UInt64?, change: RecordingWriter.Change, files: [(path: String, identity: FileIdentity)]?
+        )
+        let written: Written = try writeLock.withLock { _ in
             let original = writer?.fingerprintOnDisk(of: recording)
-            if persist, let writer { return (original, try writer.write(recording)) }
-            return (original, original == nil ? .new : (original == latest ? .unchanged : .changed))
+            if persist, let writer {
+                let change = try writer.write(recording, mappingData: mappingData, before: original, after: latest)
+                return (original, change, writer.fileIdentities(of: recording))
+            }
+            return (original, original == nil ? .new : (original == latest ? .unchanged : .changed), nil)
         }
         let stub: StubMapping
         let mapping = persist ? recording.mapping : recording.inlineMapping
@@ -246,11 +325,39 @@ public final class RecordingController: Sendable {
         store.add(stub)
         state.withLock { state in
             if session && state.status == .recording {
-                state.session.note(path, original: original, latest: latest, mapping: stub.definition)
+                state.session.note(path, original: written.original, latest: latest, mapping: stub.definition)
             }
-            state.lifetime.note(path, original: original, latest: latest, mapping: stub.definition)
+            state.lifetime.note(path, original: written.original, latest: latest, mapping: stub.definition)
+            if let exchange, let files = written.files {
+                state.lastRecordings[path] = LastRecording(
+                    exchange: exchange, id: stub.id, definition: stub.definition, fingerprint: latest, files: files)
+            } else {
+                state.lastRecordings[path] = nil
+            }
         }
-        return (stub, change, path)
+        return Recorded(stub: stub, change: written.change, path: path, original: written.original, latest: latest)
+    }
+
+    /// The recording at `path` when `exchange` is exactly what made it, its files have not been written or
+    /// replaced since, and its stub still serves; noted in the ledgers as unchanged.
+    ///
+    /// The files are checked by identity (device, inode, size, modification and change times) rather than
+    /// read back: an atomic write replaces the inode, and any other write changes the times.
+    private func unchangedRecording(at path: String, exchange: ExchangeSignature, session: Bool) -> Recorded? {
+        guard let last = state.withLock({ $0.lastRecordings[path] }), last.exchange == exchange,
+            last.files.allSatisfy({ FileIdentity(path: $0.path) == $0.identity }),
+            let stub = store.index.stub(id: last.id), stub.definition == last.definition
+        else { return nil }
+        // The files are what this recording wrote or found, so what is on disk is its fingerprint.
+        let fingerprint = last.fingerprint
+        state.withLock { state in
+            if session && state.status == .recording {
+                state.session.note(path, original: fingerprint, latest: fingerprint, mapping: stub.definition)
+            }
+            state.lifetime.note(path, original: fingerprint, latest: fingerprint, mapping: stub.definition)
+        }
+        return Recorded(
+            stub: stub, change: .unchanged, path: path, original: fingerprint, latest: fingerprint, sameAnswer: true)
     }
 
     private func keepProxied(_ exchange: ProxiedExchange) {
@@ -345,15 +452,11 @@ public final class RecordingController: Sendable {
         options.persist = spec.persist
         var ledger = Ledger()
         for exchange in exchanges {
-            let recording = Recorder(options: options).recording(of: exchange.request, response: exchange.response)
-            let before = store.root.flatMap {
-                RecordingWriter(root: URL(fileURLWithPath: $0)).fingerprintOnDisk(of: recording)
-            }
             do {
-                let (stub, _, path) = try record(exchange.request, exchange.response, options: options, session: false)
+                let recorded = try record(exchange.request, exchange.response, options: options, session: false)
                 ledger.note(
-                    path, original: before, latest: RecordingWriter.fingerprint(of: recording), mapping: stub.definition
-                )
+                    recorded.path, original: recorded.original, latest: recorded.latest,
+                    mapping: recorded.stub.definition)
             } catch {
                 logger.error("snapshot: not recorded: \(exchange.request.method) \(exchange.request.rawURL): \(error)")
             }

@@ -34,33 +34,41 @@ public struct RecordingWriter: Sendable {
         case changed
     }
 
-    /// A stable hash of what is on disk where the recording goes, or `nil` when its mapping file is absent.
+    /// A hash of what is on disk where the recording goes, or `nil` when its mapping file is absent.
     ///
     /// - Parameter recording: The recording.
-    /// - Returns: A hash of the mapping file's and the body file's bytes.
+    /// - Returns: A hash of the mapping file's and the body file's bytes, comparable with
+    ///   ``fingerprint(of:)`` within one process.
     public func fingerprintOnDisk(of recording: Recording) -> UInt64? {
         guard let mapping = try? Data(contentsOf: url(recording.fileName.mappingPath)) else { return nil }
-        var hash = StableHash()
-        hash.combine(mapping)
-        if let bodyFile = recording.bodyFile {
-            hash.combine([0])
-            hash.combine((try? Data(contentsOf: url("__files/" + bodyFile.name))) ?? Data())
-        }
-        return hash.value
+        guard let bodyFile = recording.bodyFile else { return ContentDigest([mapping]).value }
+        return ContentDigest([mapping, (try? Data(contentsOf: url("__files/" + bodyFile.name))) ?? Data()]).value
     }
 
-    /// A stable hash of the recording's bytes, comparable with ``fingerprintOnDisk(of:)``.
+    /// A hash of the recording's bytes, comparable with ``fingerprintOnDisk(of:)``.
     ///
     /// - Parameter recording: The recording.
     /// - Returns: A hash of the mapping's and the body file's bytes.
     public static func fingerprint(of recording: Recording) -> UInt64 {
-        var hash = StableHash()
-        hash.combine(recording.mappingData)
-        if let bodyFile = recording.bodyFile {
-            hash.combine([0])
-            hash.combine(bodyFile.data)
+        fingerprint(of: recording, mappingData: recording.mappingData)
+    }
+
+    /// ``fingerprint(of:)`` with the mapping's bytes already made.
+    static func fingerprint(of recording: Recording, mappingData: Data) -> UInt64 {
+        guard let bodyFile = recording.bodyFile else { return ContentDigest([mappingData]).value }
+        return ContentDigest([mappingData, bodyFile.data]).value
+    }
+
+    /// The recording's mapping file and body file, with which files they are now; `nil` when one is missing.
+    func fileIdentities(of recording: Recording) -> [(path: String, identity: FileIdentity)]? {
+        var paths = [url(recording.fileName.mappingPath).path]
+        if let bodyFile = recording.bodyFile { paths.append(url("__files/" + bodyFile.name).path) }
+        var identities: [(path: String, identity: FileIdentity)] = []
+        for path in paths {
+            guard let identity = FileIdentity(path: path) else { return nil }
+            identities.append((path, identity))
         }
-        return hash.value
+        return identities
     }
 
     /// Writes a recording's body file and mapping, unless the same bytes are already there.
@@ -70,13 +78,27 @@ public struct RecordingWriter: Sendable {
     /// - Throws: ``RecordingWriteError`` naming the file when a folder or file cannot be written.
     @discardableResult
     public func write(_ recording: Recording) throws(RecordingWriteError) -> Change {
-        let before = fingerprintOnDisk(of: recording)
-        let after = RecordingWriter.fingerprint(of: recording)
+        let mappingData = recording.mappingData
+        return try write(
+            recording, mappingData: mappingData, before: fingerprintOnDisk(of: recording),
+            after: RecordingWriter.fingerprint(of: recording, mappingData: mappingData))
+    }
+
+    /// ``write(_:)`` with the mapping's bytes and both fingerprints already worked out.
+    ///
+    /// - Parameters:
+    ///   - recording: The recording.
+    ///   - mappingData: The mapping file's bytes (``Recording/mappingData``).
+    ///   - before: ``fingerprintOnDisk(of:)``.
+    ///   - after: ``fingerprint(of:)``.
+    func write(
+        _ recording: Recording, mappingData: Data, before: UInt64?, after: UInt64
+    ) throws(RecordingWriteError) -> Change {
         if before == after { return .unchanged }
         if let bodyFile = recording.bodyFile {
             try RecordingWriter.writeAtomically(bodyFile.data, to: url("__files/" + bodyFile.name))
         }
-        try RecordingWriter.writeAtomically(recording.mappingData, to: url(recording.fileName.mappingPath))
+        try RecordingWriter.writeAtomically(mappingData, to: url(recording.fileName.mappingPath))
         return before == nil ? .new : .changed
     }
 
