@@ -30,11 +30,7 @@ extension StubEngine {
                     response = linkRewriter?.rewrite(fromStub) ?? fromStub
                     reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
                 case .proxied(let upstreamResponse):
-                    let proxied = HTTPResponse(
-                        status: upstreamResponse.status,
-                        headers: HeaderPolicy.proxiedResponseHeaders(upstreamResponse.headers),
-                        body: ResponseBody(upstreamResponse.body))
-                    response = linkRewriter?.rewriteOnce(proxied) ?? proxied
+                    response = proxiedResponse(upstreamResponse)
                 case .failed(let error):
                     response = StubEngine.upstreamFailure(error, upstream: recordings.upstream)
                 }
@@ -48,6 +44,56 @@ extension StubEngine {
                 complete(response)
             }
         }
+    }
+
+    /// The upstream's response passed on, its links pointing at pokestub, with the body copied once.
+    ///
+    /// ``LinkRewriter/rewriteOnce(_:)`` would copy the body out of its ``ResponseBody`` to search it, and scan
+    /// it byte by byte even when no upstream base URL occurs in it. Here the `Location` header goes through
+    /// the rewriter (with an empty body); the body is searched in the upstream's own bytes with `memmem`,
+    /// rewritten only when a base URL occurs, and then copied into its ``ResponseBody``.
+    func proxiedResponse(_ upstream: UpstreamResponse) -> HTTPResponse {
+        let headers = HeaderPolicy.proxiedResponseHeaders(upstream.headers)
+        let empty = HTTPResponse(status: upstream.status, headers: headers, body: .empty)
+        guard let linkRewriter else {
+            var response = empty
+            response.body = ResponseBody(upstream.body)
+            return response
+        }
+        var response = linkRewriter.rewriteOnce(empty)
+        var body = upstream.body
+        let bases = linkRewriter.upstreamBases
+        if !LinkRewriter.isBinary(headers["Content-Type"]), StubEngine.containsAny(of: bases, in: body),
+            let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
+        {
+            body = rewritten
+        }
+        response.body = ResponseBody(body)
+        return response
+    }
+
+    /// Whether any of the base URLs, or its JSON-escaped form (`https:\/\/pokeapi.co`), occurs in the bytes.
+    static func containsAny(of bases: [String], in body: Data) -> Bool {
+        let needles = bases.flatMap { [$0, $0.replacingOccurrences(of: "/", with: "\\/")] }
+        return body.withUnsafeBytes { haystack in
+            needles.contains { needle in StubEngine.occurs(Array(needle.utf8), in: haystack) }
+        }
+    }
+
+    /// Whether `needle` occurs in `haystack`: `memchr` finds each candidate first byte, `memcmp` the rest.
+    private static func occurs(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first, let start = haystack.baseAddress, needle.count <= haystack.count else {
+            return false
+        }
+        let last = haystack.count - needle.count
+        var offset = 0
+        while offset <= last {
+            guard let found = memchr(start + offset, Int32(first), last - offset + 1) else { return false }
+            offset = start.distance(to: UnsafeRawPointer(found))
+            if needle.withUnsafeBytes({ memcmp(start + offset, $0.baseAddress!, needle.count) }) == 0 { return true }
+            offset += 1
+        }
+        return false
     }
 
     /// The answer when the upstream gave none: 502, or 504 after a timeout, with a JSON body naming the
