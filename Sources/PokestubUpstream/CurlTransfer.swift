@@ -10,9 +10,15 @@ final class CurlTransfer {
     var fields: [(name: String, value: String)] = []
     let maxBodyBytes: Int
     var bodyTooLarge = false
+    /// Whether a body follows the header fields (not for `HEAD`), so `Content-Length` says how much to reserve.
+    let expectsBody: Bool
 
-    init(maxBodyBytes: Int) {
+    /// The most bytes reserved up front from a `Content-Length`; a larger body grows past it as it arrives.
+    static let maxReservedBytes = 16 << 20
+
+    init(maxBodyBytes: Int, expectsBody: Bool = true) {
         self.maxBodyBytes = maxBodyBytes
+        self.expectsBody = expectsBody
     }
 
     /// `CURLOPT_WRITEFUNCTION`: appends body bytes (already decoded), refusing more than the limit.
@@ -58,5 +64,16 @@ final class CurlTransfer {
         let name = String(decoding: bytes[..<colon], as: UTF8.self)
         let value = String(decoding: bytes[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         fields.append((name: name, value: value))
+        if expectsBody, body.isEmpty, name.lowercased() == "content-length", let length = Int(value) {
+            reserve(length)
+        }
+    }
+
+    /// Reserves room for a body of `length` bytes (as `Content-Length` announces it, before decoding), so it
+    /// is received without growing the buffer chunk by chunk; at most ``maxReservedBytes`` and never more
+    /// than the limit.
+    func reserve(_ length: Int) {
+        let capacity = min(length, maxBodyBytes, CurlTransfer.maxReservedBytes)
+        if capacity > 0 { body.reserveCapacity(capacity) }
     }
 }
