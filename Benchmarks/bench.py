@@ -238,6 +238,9 @@ def main() -> int:
                         help="run one part only: `record` times the record path (and proxy mode) against nginx")
     parser.add_argument("--record-requests", type=int,
                         help="sequential GETs per record-path timing (default 300, quick 50)")
+    parser.add_argument("--rounds", type=int, default=2, help="record-path timings: the best of this many rounds")
+    parser.add_argument("--compare", metavar="BINARY",
+                        help="with --only record: also time this pokestub binary (say, a build of main) in the same run")
     args = parser.parse_args()
     record_requests = args.record_requests or (50 if args.quick else 300)
     seconds = args.duration or (1 if args.quick else 8)
@@ -268,7 +271,14 @@ def main() -> int:
         if args.only == "record":
             pokestub.stop()
             servers.remove(pokestub)
-            results["record"] = record_overhead(args.binary, nginx.base, work, record_requests)
+            direct = direct_timing(nginx.base, record_requests, args.rounds)
+            if args.compare:
+                results["record_compare"] = record_overhead(args.compare, nginx.base, work / "compare",
+                                                            record_requests, args.rounds, direct)
+                print(f"\n{args.compare}:", end="")
+                print_record(results["record_compare"])
+                print(f"\n{args.binary}:", end="")
+            results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.rounds, direct)
             print_record(results["record"])
             return finish(args, results)
 
@@ -328,7 +338,7 @@ def main() -> int:
             server.stop()
             servers.remove(server)
 
-        results["record"] = record_overhead(args.binary, nginx.base, work, record_requests)
+        results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.rounds)
         print_record(results["record"])
     finally:
         for server in servers:
@@ -382,10 +392,12 @@ def fill_journal(base: str) -> None:
         subprocess.run(["wrk", "-t1", "-c8", "-d1s", base + LIST_PATH], capture_output=True, timeout=60)
 
 
-def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: int = 2) -> dict | None:
+def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: int = 2,
+                    direct: float | None = None) -> dict | None:
     """`count` sequential GETs through pokestub in record mode (every request goes upstream and is written)
     and in proxy mode (goes upstream, nothing written) against the same GETs straight to the upstream, all
-    with curl reusing one connection; the best of `rounds` timings of each."""
+    with curl reusing one connection; the best of `rounds` timings of each. `direct` is a direct timing
+    already made (so two binaries compare against the same one)."""
 
     def timed(base: str) -> float:
         arguments = ["curl", "-s"]
@@ -397,6 +409,7 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: 
 
     def through(mode: str) -> float | None:
         root = work / f"{mode}-stubs"
+        shutil.rmtree(root, ignore_errors=True)
         (root / "mappings").mkdir(parents=True)
         port = free_port()
         process = subprocess.Popen(
@@ -413,13 +426,26 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: 
         finally:
             server.stop()
 
-    timed(upstream)
-    direct = min(timed(upstream) for _ in range(rounds))
+    if direct is None:
+        direct = direct_timing(upstream, count, rounds)
     recorded = through("record")
     if recorded is None:
         return None
     proxied = through("proxy")
     return {"requests": count, "rounds": rounds, "direct_ms": direct, "through_ms": recorded, "proxy_ms": proxied}
+
+
+def direct_timing(upstream: str, count: int, rounds: int) -> float:
+    """The best of `rounds` timings of `count` sequential GETs straight to the upstream, after a warm-up."""
+    arguments = ["curl", "-s"]
+    for _ in range(count):
+        arguments += ["-o", "/dev/null", upstream + BIG_PATH]
+    timings = []
+    for _ in range(rounds + 1):
+        started = time.monotonic()
+        subprocess.run(arguments, check=True, timeout=300, stdout=subprocess.DEVNULL)
+        timings.append((time.monotonic() - started) * 1000)
+    return min(timings[1:])
 
 
 def machine() -> str:
