@@ -42,6 +42,9 @@ enum ServeCommand {
           --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
           --log-level LEVEL             error | warning | notice | info | debug (default info)
           --watch-stubs true|false      reload when stub files change (default true)
+          --preload-body-files true|false
+                                        read __files/ bodies at load, not at first use, so a
+                                        deleted body file keeps serving (default false)
           --admin-token TOKEN           bearer token the admin API requires (prefer $POKESTUB_ADMIN_TOKEN:
                                         flags show in ps); required when --host is not loopback
           --admin-allow-unauthenticated serve an open admin API off loopback anyway (warned about)
@@ -128,7 +131,7 @@ enum ServeCommand {
         }
         let notifier = SystemdNotifier(environment: environment)
 
-        let store = StubStore(root: configuration.stubs)
+        let store = StubStore(root: configuration.stubs, preloadBodyFiles: configuration.preloadBodyFiles)
         let report = store.reload()
         guard report.succeeded else {
             let lines = report.problems.map(\.description).joined(separator: "\n")

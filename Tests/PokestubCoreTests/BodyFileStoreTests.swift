@@ -43,16 +43,34 @@ struct BodyFileStoreTests {
         }
     }
 
-    @Test("the store reads a file once even when it changes on disk in between")
-    func cachedPerLoad() throws {
+    @Test("a body file is read at its first use and kept, unchanged, after that")
+    func readAtFirstUse() throws {
         try TemporaryDirectory.with { directory in
             try directory.write("first", to: "__files/a.txt")
             let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
-            let first = try store.body(named: "a.txt")
+            let file = try store.bodyFile(named: "a.txt")
+            #expect(!file.isLoaded)
             try directory.write("second", to: "__files/a.txt")
-            let second = try store.body(named: "a.txt")
-            #expect(first === second)
-            #expect(second.text == "first")
+            let body = try file.load()
+            #expect(body.text == "second")
+            try directory.write("third", to: "__files/a.txt")
+            #expect(try file.load() === body)
+            #expect(try store.bodyFile(named: "a.txt") === file)
+        }
+    }
+
+    @Test("with preloadBodyFiles, bodies are read at load and served after their files are deleted")
+    func preloaded() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("from file", to: "__files/x.txt")
+            try directory.write(stubJSON("x.txt"), to: "mappings/x.json")
+            let lazy = StubStore(root: directory.path)
+            let eager = StubStore(root: directory.path, preloadBodyFiles: true)
+            #expect(lazy.reload().succeeded && eager.reload().succeeded)
+            try FileManager.default.removeItem(at: directory.url.appendingPathComponent("__files/x.txt"))
+            let request = HTTPRequest(method: "GET", rawURL: "/a/")
+            #expect(eager.index.match(request)?.response.body.text == "from file")
+            #expect(lazy.index.match(request)?.response.status == 500)
         }
     }
 

@@ -40,16 +40,26 @@ struct ReloadTests {
         }
     }
 
-    @Test("a body file read at load is served even after the file is deleted")
-    func bodyFilesAreReadOnce() async throws {
+    @Test("a body file is read at first use: deleted before that, its stub answers 500 naming it until it is back")
+    func bodyFilesAreReadAtFirstUse() async throws {
         let root = try TemporaryDirectory.stubRoot()
         try root.write("from file", to: "__files/x.txt")
         try root.write(
             #"{"request": {"urlPath": "/x"}, "response": {"status": 200, "bodyFileName": "x.txt"}}"#,
             to: "mappings/x.json")
+        try root.write(#"{"request": {"urlPath": "/y"}, "response": {"body": "why"}}"#, to: "mappings/y.json")
         try await LiveServer.with(stubRoot: root.path) { server in
             try FileManager.default.removeItem(atPath: root.path + "/__files/x.txt")
-            #expect(try await server.send("GET", "/x").text == "from file")
+            let missing = try await server.send("GET", "/x")
+            #expect(missing.status == 500)
+            #expect(try missing.json()["bodyFileName"] == .string("x.txt"))
+            #expect(try missing.json()["message"]?.stringValue?.contains("__files/x.txt") == true)
+            #expect(try await server.send("GET", "/y").text == "why")
+            try root.write("back again", to: "__files/x.txt")
+            #expect(try await server.send("GET", "/x").text == "back again")
+            // Read once: the bytes stay what they were at first use until the stub set is replaced.
+            try root.write("changed", to: "__files/x.txt")
+            #expect(try await server.send("GET", "/x").text == "back again")
         }
     }
 }

@@ -21,6 +21,7 @@ import Foundation
 /// | `recording.redactQueryParameters` | `POKESTUB_RECORDING_REDACT_QUERY_PARAMETERS` | `--recording-redact-query-parameters` | `token, key, apikey, secret, password, …` |
 /// | `recording.largeBodyBytes` | `POKESTUB_RECORDING_LARGE_BODY_BYTES` | `--recording-large-body-bytes` | `65536` |
 /// | `watchStubs` | `POKESTUB_WATCH_STUBS` | `--watch-stubs` | `true`: reload when stub files change (inotify) |
+/// | `preloadBodyFiles` | `POKESTUB_PRELOAD_BODY_FILES` | `--preload-body-files` | `false`: read body files at first use |
 /// | `adminToken` | `POKESTUB_ADMIN_TOKEN` | `--admin-token` | none; required when `host` is not loopback |
 /// | `adminAllowUnauthenticated` | `POKESTUB_ADMIN_ALLOW_UNAUTHENTICATED` | `--admin-allow-unauthenticated` | `false` |
 /// | `adminPort` | `POKESTUB_ADMIN_PORT` | `--admin-port` | none: the admin API shares `port` |
@@ -57,6 +58,9 @@ public struct Configuration: Sendable, Equatable {
     public var logLevel = LogLevel.info
     /// Whether the stub root is watched and reloaded on change (inotify, debounced), besides SIGHUP.
     public var watchStubs = true
+    /// Whether `__files/` bodies are read at load, so a stub keeps its body when the file is deleted later,
+    /// rather than at first use (the default, as in WireMock: memory holds only the bodies clients ask for).
+    public var preloadBodyFiles = false
     /// The bearer token admin requests must carry (`Authorization: Bearer …`), or `nil`.
     public var adminToken: String?
     /// Whether the admin API may be served off loopback without a token (loudly warned about).
@@ -108,7 +112,8 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = [
         "host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel", "upstreamConnectTimeoutMs",
         "upstreamTimeoutMs", "rewriteUpstreamLinks", "recording.redactHeaders", "recording.redactQueryParameters",
-        "recording.largeBodyBytes", "watchStubs", "adminToken", "adminAllowUnauthenticated", "adminPort",
+        "recording.largeBodyBytes", "watchStubs", "preloadBodyFiles", "adminToken", "adminAllowUnauthenticated",
+        "adminPort",
         "limits.maxConnections",
         "limits.idleTimeoutSeconds", "limits.headerTimeoutSeconds", "limits.bodyTimeoutSeconds",
         "limits.maxBodyBytes", "limits.maxHeaderBytes", "sessions.max",
@@ -188,6 +193,8 @@ public struct Configuration: Sendable, Equatable {
             adminToken = token
         case "watchStubs":
             watchStubs = try bool()
+        case "preloadBodyFiles":
+            preloadBodyFiles = try bool()
         case "adminAllowUnauthenticated":
             adminAllowUnauthenticated = try bool()
         case "adminPort":

@@ -16,6 +16,8 @@ public final class StubIndex: Sendable {
     private let patterns: [RequestPattern]
     /// What each stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, built once.
     private let responses: [HTTPResponse]
+    /// Each stub's body file, added to its response at serve time.
+    private let bodyFiles: [BodyFile?]
     private let references: [ServeEvent.StubReference]
     private let scenarioRules: [ScenarioRule?]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
@@ -47,11 +49,12 @@ public final class StubIndex: Sendable {
         let patterns = stubs.map(\.request)
         self.patterns = patterns
         responses = stubs.map { stub in
-            var response = stub.response.httpResponse
+            var response = stub.response.headResponse
             response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
             if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
             return response
         }
+        bodyFiles = stubs.map(\.response.bodyFile)
         references = stubs.map { ServeEvent.StubReference(id: $0.id, name: $0.name) }
         scenarioRules = stubs.map(\.scenario)
         let order = stubs.indices.sorted { lhs, rhs in
@@ -139,7 +142,8 @@ public final class StubIndex: Sendable {
         }
         consider(unindexed)
         return best.map {
-            Match(stub: references[$0], response: responses[$0], position: $0, scenario: scenarioRules[$0])
+            let response = bodyFiles[$0]?.response(with: responses[$0]) ?? responses[$0]
+            return Match(stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0])
         }
     }
 

@@ -39,10 +39,18 @@ public final class StubStore: Sendable {
     }
 
     /// Creates a store. Call ``reload()`` to read the stub root.
-    public init(root: String?) {
+    ///
+    /// - Parameters:
+    ///   - root: The stub root, or `nil` for runtime stubs only.
+    ///   - preloadBodyFiles: Read every body file at load instead of at first use (see ``StubLoader``).
+    public init(root: String?, preloadBodyFiles: Bool = false) {
         self.root = root
+        self.preloadBodyFiles = preloadBodyFiles
         state = Mutex(State())
     }
+
+    /// Whether body files are read at load rather than at first use.
+    public let preloadBodyFiles: Bool
 
     /// The current set of stubs.
     public var index: StubIndex {
@@ -65,7 +73,7 @@ public final class StubStore: Sendable {
             state.withLock { $0.lastReload = report }
             return report
         }
-        let result = StubLoader(root: root).load()
+        let result = StubLoader(root: root, preloadBodyFiles: preloadBodyFiles).load()
         let report = ReloadReport(
             at: Date(), succeeded: result.problems.isEmpty, stubCount: result.problems.isEmpty ? result.stubs.count : 0,
             problems: result.problems)

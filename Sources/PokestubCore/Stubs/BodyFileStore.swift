@@ -1,30 +1,37 @@
 import Foundation
+import Synchronization
 
-/// Reads response bodies named by `bodyFileName` from a stub root's `__files/` folder, refusing any name that
-/// would resolve outside it, and reading each file once however many stubs name it.
-///
-/// Not thread-safe: one store serves one load, on one thread.
-public final class BodyFileStore {
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Finds the response bodies named by `bodyFileName` in a stub root's `__files/` folder, refusing any name
+/// that would resolve outside it. Each file is checked when its stub loads and read at first use
+/// (``BodyFile``); stubs naming the same file share one ``BodyFile`` and so one copy of its bytes.
+/// Safe to use from several threads at once (the loader parses mapping files in parallel).
+public final class BodyFileStore: Sendable {
     /// The `__files` folder, or `nil` when bodies cannot come from files (stubs made at run time without a
     /// stub root).
     public let root: URL?
-    private var cache: [String: ResponseBody] = [:]
+    /// The root with symbolic links resolved.
+    private let resolvedRoot: String?
+    private let files = Mutex<[String: BodyFile]>([:])
 
     /// Creates a store over a `__files` folder.
     public init(root: URL?) {
         self.root = root?.standardizedFileURL
+        resolvedRoot = root.flatMap { realPath($0.path) } ?? root?.path
     }
 
-    /// The root with symbolic links resolved, worked out once per load.
-    private lazy var resolvedRoot: String? = root?.resolvingSymlinksInPath().path
-
-    /// The bytes of a body file.
+    /// The body file with this name, checked but not read.
     ///
     /// - Parameter name: A relative path with `/` separators, e.g. `pokemon/1.json`.
     /// - Throws: ``StubDefinitionError`` when the name is absolute, contains `..`, a NUL or a backslash, leads
-    ///   through a symbolic link out of the folder, or the file cannot be read.
-    public func body(named name: String) throws(StubDefinitionError) -> ResponseBody {
-        if let cached = cache[name] { return cached }
+    ///   through a symbolic link out of the folder, or names no regular file.
+    public func bodyFile(named name: String) throws(StubDefinitionError) -> BodyFile {
+        if let known = files.withLock({ $0[name] }) { return known }
         guard let root, let resolvedRoot else {
             throw StubDefinitionError("body files need a stub root (start the server with a stubs folder)")
         }
@@ -34,18 +41,32 @@ public final class BodyFileStore {
         else {
             throw StubDefinitionError("\(name.debugDescription) must be a relative path inside __files without ..")
         }
-        let file = root.appendingPathComponent(name)
-        let resolved = file.resolvingSymlinksInPath().path
+        guard let resolved = realPath(root.path + "/" + name) else {
+            throw StubDefinitionError("cannot read body file __files/\(name): \(String(cString: strerror(errno)))")
+        }
         guard resolved.hasPrefix(resolvedRoot + "/") else {
             throw StubDefinitionError("\(name.debugDescription) resolves outside __files (through a symbolic link)")
         }
-        let body: ResponseBody
-        do {
-            body = try ResponseBody(contentsOfFile: resolved)
-        } catch {
-            throw StubDefinitionError("cannot read body file __files/\(name): \(error.localizedDescription)")
+        var status = stat()
+        guard stat(resolved, &status) == 0 else {
+            throw StubDefinitionError("cannot read body file __files/\(name): \(String(cString: strerror(errno)))")
         }
-        cache[name] = body
-        return body
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw StubDefinitionError("cannot read body file __files/\(name): not a regular file")
+        }
+        let file = BodyFile(name: name, path: resolved)
+        // Two threads may check the same name at once: both get the first one stored.
+        return files.withLock { files in
+            if let stored = files[name] { return stored }
+            files[name] = file
+            return file
+        }
+    }
+
+    /// The bytes of a body file, read now (``bodyFile(named:)`` then ``BodyFile/load()``).
+    ///
+    /// - Throws: ``StubDefinitionError`` as ``bodyFile(named:)`` does, or when the file cannot be read.
+    public func body(named name: String) throws(StubDefinitionError) -> ResponseBody {
+        try bodyFile(named: name).load()
     }
 }

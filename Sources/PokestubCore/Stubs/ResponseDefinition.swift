@@ -10,10 +10,12 @@ public struct ResponseDefinition: Sendable {
     public var status: Int
     /// Header fields. A JSON array value gives one field per element (several `Set-Cookie`s).
     public var headers: HTTPHeaders
-    /// The body bytes, read once when the stub loads.
-    public var body: ResponseBody
-    /// The body file the bytes came from, relative to `__files/`, when the body is a file.
-    public var bodyFileName: String?
+    /// The body given in the definition (`body`, `jsonBody`, `base64Body`); empty when the body is a file.
+    public var inlineBody: ResponseBody
+    /// The body file, read at first use, when the definition names one.
+    public var bodyFile: BodyFile?
+    /// The body file's name, relative to `__files/`, when the body is a file.
+    public var bodyFileName: String? { bodyFile?.name }
     /// Delay before answering, in milliseconds.
     public var delayMilliseconds: Int
     /// A deliberate failure instead of a response.
@@ -27,19 +29,39 @@ public struct ResponseDefinition: Sendable {
     /// Creates a definition.
     public init(
         status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty,
-        bodyFileName: String? = nil, delayMilliseconds: Int = 0, fault: HTTPResponse.Fault? = nil
+        bodyFile: BodyFile? = nil, delayMilliseconds: Int = 0, fault: HTTPResponse.Fault? = nil
     ) {
         self.status = status
         self.headers = headers
-        self.body = body
-        self.bodyFileName = bodyFileName
+        self.inlineBody = body
+        self.bodyFile = bodyFile
         self.delayMilliseconds = delayMilliseconds
         self.fault = fault
     }
 
-    /// The response to send. No copy of the body is made.
+    /// The body: the inline bytes, or the body file's, read now if they have not been (empty when the file
+    /// cannot be read; ``httpResponse`` answers 500 then). Setting it makes the body inline.
+    public var body: ResponseBody {
+        get {
+            guard let bodyFile else { return inlineBody }
+            return (try? bodyFile.load()) ?? .empty
+        }
+        set {
+            inlineBody = newValue
+            bodyFile = nil
+        }
+    }
+
+    /// The response to send, without the body when that is a file (``bodyFile`` adds it at serve time).
+    public var headResponse: HTTPResponse {
+        HTTPResponse(
+            status: status, headers: headers, body: inlineBody, delayMilliseconds: delayMilliseconds, fault: fault)
+    }
+
+    /// The response to send, with a body file's bytes (read now if they have not been), or a 500 naming a body
+    /// file that cannot be read. No copy of the body is made.
     public var httpResponse: HTTPResponse {
-        HTTPResponse(status: status, headers: headers, body: body, delayMilliseconds: delayMilliseconds, fault: fault)
+        bodyFile?.response(with: headResponse) ?? headResponse
     }
 }
 
@@ -93,8 +115,9 @@ extension ResponseDefinition {
             }
             body = ResponseBody(data)
         } else if let fileName = try object.string("bodyFileName") {
-            do { body = try bodyFiles.body(named: fileName) } catch { throw error.nested(under: "bodyFileName") }
-            bodyFileName = fileName
+            do { bodyFile = try bodyFiles.bodyFile(named: fileName) } catch {
+                throw error.nested(under: "bodyFileName")
+            }
         }
         if let delay = try object.int("fixedDelayMilliseconds") {
             guard (0...600_000).contains(delay) else {
