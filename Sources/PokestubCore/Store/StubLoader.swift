@@ -123,7 +123,8 @@ public struct StubLoader: Sendable {
                 stubs.append(
                     try StubMapping(
                         json: item, defaultID: StubMapping.derivedID(from: idSource), source: .file(source),
-                        bodyFiles: bodyFiles))
+                        bodyFiles: bodyFiles,
+                        definitionSource: StubDefinitionSource(data: data, item: isList ? position : nil)))
             } catch {
                 // The line where the faulty field is written, found along its key path (a name such as
                 // "status" may appear earlier in the file, in another mapping or as a value).

@@ -30,8 +30,12 @@ public struct StubMapping: Sendable {
     public var scenario: ScenarioRule?
     /// Where the stub came from.
     public var source: Source
-    /// The JSON the stub was read from, with `id` filled in: what the admin API shows.
-    public var definition: JSONValue
+    /// The bytes the stub was read from (see ``definition``).
+    public var definitionSource: StubDefinitionSource
+
+    /// The JSON the stub was read from, with `id` and `uuid` filled in: what the admin API shows. Parsed from
+    /// ``definitionSource`` on each use.
+    public var definition: JSONValue { definitionSource.mapping(id: id) }
 
     /// The default priority (WireMock's).
     public static let defaultPriority = 5
@@ -59,9 +63,12 @@ extension StubMapping {
     ///   - defaultID: The id to use when the mapping has none.
     ///   - source: Where it came from.
     ///   - bodyFiles: Where `bodyFileName` is looked up.
+    ///   - definitionSource: The bytes `json` was parsed from, kept for ``definition``; default `json`
+    ///     serialised.
     /// - Throws: ``StubDefinitionError`` naming the field that is wrong or not supported.
     public init(
-        json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore
+        json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore,
+        definitionSource: StubDefinitionSource? = nil
     ) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a stub mapping")
         var id = defaultID
@@ -101,10 +108,7 @@ extension StubMapping {
         } catch { throw error.nested(under: "response") }
         try object.rejectUnknown(supported: StubMapping.fieldNames)
         self.source = source
-        var members = json.objectValue ?? [:]
-        members["id"] = .string(id.uuidString.lowercased())
-        members["uuid"] = .string(id.uuidString.lowercased())  // WireMock writes both
-        definition = .object(members)
+        self.definitionSource = definitionSource ?? StubDefinitionSource(json: json)
     }
 
     /// Derives a stable id from a text (a file path), so stubs without an id keep the same one across loads.
