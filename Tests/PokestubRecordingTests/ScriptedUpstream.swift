@@ -48,7 +48,7 @@ final class ScriptedUpstream: Sendable {
         }
         try process.run()
         var found: Int?
-        for _ in 0..<500 where found == nil && process.isRunning {
+        for _ in 0..<500 where found == nil && process.exitStatus == nil {
             let text = buffer.withLock { $0 }
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
                 found = Int(line.dropFirst(5))
@@ -58,8 +58,7 @@ final class ScriptedUpstream: Sendable {
         }
         output.fileHandleForReading.readabilityHandler = nil
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndReap()
             throw TestFailure("the scripted upstream did not start (\(buffer.withLock { $0 }))")
         }
         return ScriptedUpstream(
@@ -97,9 +96,7 @@ final class ScriptedUpstream: Sendable {
     /// Stops the process with SIGKILL (SIGTERM may be ignored: an ignored signal stays ignored across exec,
     /// and the script has nothing to clean up) and waits for it.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndReap()
     }
 
     deinit {

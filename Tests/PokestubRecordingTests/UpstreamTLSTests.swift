@@ -19,8 +19,8 @@ struct UpstreamTLSTests {
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
+        let status = await openssl.waitForExit(timeout: .seconds(60))
+        try #require(status == 0, "openssl could not make a certificate (status \(String(describing: status)))")
         let upstream = try await ScriptedUpstream.start(tls: (certificate, key))
         defer { upstream.stop() }
         let stubs = try TemporaryDirectory.stubRoot()

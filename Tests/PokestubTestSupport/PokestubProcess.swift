@@ -112,7 +112,7 @@ package final class PokestubProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
-            if !process.isRunning { break }
+            if process.exitStatus != nil { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestFailure("no line starting with \(prefix); stdout: \(stdout) stderr: \(stderr)")
@@ -153,14 +153,22 @@ package final class PokestubProcess: Sendable {
     /// - Returns: The exit status, or the signal's number when a signal ended it.
     @discardableResult
     package func waitForExit(timeout: Duration = .seconds(20)) async -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning {
+        var status = await process.waitForExit(timeout: timeout)
+        if status == nil {
             process.terminate()
-            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+            status = await process.waitForExit(timeout: .seconds(10))
+            if status == nil { process.killAndReap() }
         }
         try? await Task.sleep(for: .milliseconds(50))  // let the pipe handlers drain
-        return process.terminationStatus
+        return status ?? process.exitStatus ?? SIGKILL
+    }
+
+    /// Waits for the process to exit by itself, at most `timeout`, sending it nothing.
+    ///
+    /// - Returns: The exit status (or the signal's number when a signal ended it), or `nil` when it is still
+    ///   running at the deadline.
+    package func exitStatus(within timeout: Duration) async -> Int32? {
+        await process.waitForExit(timeout: timeout)
     }
 
     /// Stops the process: `SIGTERM`, then `SIGKILL` if it has not exited within `gracePeriod`; returns once
@@ -171,18 +179,16 @@ package final class PokestubProcess: Sendable {
     ///   be killed.
     @discardableResult
     package func stop(gracePeriod: Duration = .seconds(10)) async -> Bool {
-        guard process.isRunning else { return true }
+        guard process.exitStatus == nil else { return true }
         process.terminate()
-        let deadline = ContinuousClock.now + gracePeriod
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        guard process.isRunning else { return true }
+        if await process.waitForExit(timeout: gracePeriod) != nil { return true }
         kill(process.processIdentifier, SIGKILL)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        _ = await process.waitForExit(timeout: .seconds(10))
         return false
     }
 
     deinit {
-        if process.isRunning {
+        if process.exitStatus == nil {
             kill(process.processIdentifier, SIGKILL)
         }
     }

@@ -30,21 +30,33 @@ public struct StubRegex: Sendable, Hashable {
     /// too little for catastrophic backtracking. A match that runs out of steps counts as no match (so
     /// `doesNotMatch` passes), as ICU itself answers when it gives up on a match.
     public func matches(_ value: String) -> Bool {
+        evaluate(value).matched
+    }
+
+    /// ``matches(_:)`` with whether the step budget ran out.
+    ///
+    /// - Returns: `matched`: whether the pattern matches all of `value`; `exhaustedBudget`: whether matching
+    ///   stopped because it used up ``stepBudget(forLength:)`` (then `matched` is `false`).
+    public func evaluate(_ value: String) -> (matched: Bool, exhaustedBudget: Bool) {
         let range = NSRange(value.startIndex..<value.endIndex, in: value)
         // With `.reportProgress` ICU calls back about every 10,000 steps with no result; a result means a match.
         let allowedCallbacks = StubRegex.stepBudget(forLength: range.length) / 10_000
         var callbacks = 0
         var matched = false
+        var exhausted = false
         expression.regex.enumerateMatches(in: value, options: [.reportProgress], range: range) { result, _, stop in
             if result != nil {
                 matched = true
                 stop.pointee = true
             } else {
                 callbacks += 1
-                if callbacks > allowedCallbacks { stop.pointee = true }
+                if callbacks > allowedCallbacks {
+                    exhausted = true
+                    stop.pointee = true
+                }
             }
         }
-        return matched
+        return (matched, exhausted)
     }
 
     /// The engine steps one match may take for a value of `length` UTF-16 units: a million, plus twenty per
