@@ -176,14 +176,6 @@ enum ServeCommand {
             server.stop(gracePeriod: .zero)
             throw CommandFailure(status: .unavailable, message: error.description)
         }
-        let baseURL = server.baseURL
-        engine.info.baseURL = baseURL
-        let served = "\(store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
-        Console.out("pokestub listening on \(baseURL) (\(served))")
-        if let adminServer { Console.out("pokestub admin API on \(adminServer.baseURL)/__admin") }
-        if activatedSocket != nil { logger.notice("serving on the socket systemd passed (LISTEN_FDS)") }
-        notifier.ready(status: "serving \(served) on \(baseURL)")
-
         let stopped = DispatchSemaphore(value: 0)
         @Sendable func reload(_ trigger: String) {
             notifier.reloading()
@@ -208,6 +200,15 @@ enum ServeCommand {
         for signal in [SIGINT, SIGTERM] {
             signalSources.append(SignalHandlers.on(signal) { stopped.signal() })
         }
+        // Signals are handled from here on, so the line below (what scripts and tests wait for) and READY come
+        // only once SIGHUP, SIGINT and SIGTERM do what they should.
+        let baseURL = server.baseURL
+        engine.info.baseURL = baseURL
+        let served = "\(store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
+        Console.out("pokestub listening on \(baseURL) (\(served))")
+        if let adminServer { Console.out("pokestub admin API on \(adminServer.baseURL)/__admin") }
+        if activatedSocket != nil { logger.notice("serving on the socket systemd passed (LISTEN_FDS)") }
+        notifier.ready(status: "serving \(served) on \(baseURL)")
         stopped.wait()
         signalSources.forEach { $0.cancel() }
         withExtendedLifetime(watcher) {}
@@ -232,11 +233,20 @@ enum SignalHandlers {
     private static let queue = DispatchQueue(label: "pokestub.signals")
 
     /// Handles `signal` with `action` from now on; keep the returned source alive for as long as needed.
+    ///
+    /// The signal is also unblocked on the calling thread: a process inherits its parent's signal mask, and a
+    /// parent that starts pokestub from a worker thread (a test runner, a Dispatch-based launcher) passes on
+    /// a mask blocking SIGINT and SIGHUP, which then never arrived (SIGINT took the test's 20 s fallback to
+    /// SIGTERM to stop the daemon).
     static func on(_ signal: Int32, _ action: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
         Glibc.signal(signal, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
         source.setEventHandler(handler: action)
         source.resume()
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         return source
     }
 }
