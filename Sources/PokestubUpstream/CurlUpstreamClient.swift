@@ -56,7 +56,6 @@ public final class CurlUpstreamClient: UpstreamClient {
     ///   - configuration: Timeouts, pool size and limits.
     ///   - logger: Where transfer failures are logged at debug level.
     public init(configuration: CurlUpstreamConfiguration = CurlUpstreamConfiguration(), logger: Logger = .disabled) {
-        _ = CurlUpstreamClient.globalInit
         self.configuration = configuration
         self.logger = logger
         queue = CurlJobQueue()
@@ -66,7 +65,9 @@ public final class CurlUpstreamClient: UpstreamClient {
         _ = queue.close(wakeups: configuration.workers)
     }
 
-    /// `curl_global_init`, once per process, before any handle exists.
+    /// `curl_global_init`, once per process, before the first handle exists: at the first request, not at
+    /// start, because it loads and configures OpenSSL (3 MB of resident memory and a few milliseconds), which
+    /// a daemon in replay mode never needs.
     private static let globalInit: Void = {
         _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
@@ -95,6 +96,7 @@ public final class CurlUpstreamClient: UpstreamClient {
             return true
         }
         if startWorkers {
+            _ = CurlUpstreamClient.globalInit
             for number in 0..<configuration.workers { startWorker(number) }
         }
         let job = CurlJob(request: request, completion: completion)
