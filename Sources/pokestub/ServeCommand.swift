@@ -1,14 +1,5 @@
-import Dispatch
 import Foundation
 import PokestubCore
-import PokestubServer
-import PokestubUpstream
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `pokestub serve`: resolves the configuration, loads the stubs, listens, and runs until SIGINT or
 /// SIGTERM; SIGHUP reloads the stubs.
@@ -129,124 +120,10 @@ enum ServeCommand {
                 "THE ADMIN API IS OPEN TO EVERY MACHINE THAT REACHES \(configuration.host): anyone can change stubs "
                     + "and read the journal (adminAllowUnauthenticated is set; set adminToken instead)")
         }
-        let notifier = SystemdNotifier(environment: environment)
-
-        let store = StubStore(root: configuration.stubs, preloadBodyFiles: configuration.preloadBodyFiles)
-        let report = store.reload()
-        guard report.succeeded else {
-            let lines = report.problems.map(\.description).joined(separator: "\n")
-            throw CommandFailure(
-                status: .dataError,
-                message: "cannot start: \(report.problems.count) problem(s) in \(configuration.stubs)\n\(lines)")
-        }
-        // Created in every mode (recordings can start through the admin API); its threads start and its
-        // connections open only with the first forwarded request, so replay never contacts the upstream.
-        let upstreamClient = CurlUpstreamClient(
-            configuration: CurlUpstreamConfiguration(
-                connectTimeoutMilliseconds: configuration.upstreamConnectTimeoutMilliseconds,
-                timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
-            logger: logger)
-        let engine = StubEngine(
-            store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode,
-            upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
-            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
-            adminAccess: AdminAccess(token: configuration.adminToken, onMainServer: configuration.adminPort == nil),
-            logger: logger)
-        let activatedSocket = SocketActivation.listeningSocket(environment: environment)
-        let limits = configuration.limits
-        func serverConfiguration(port: Int, socket: Int32?) -> HTTPServerConfiguration {
-            HTTPServerConfiguration(
-                host: configuration.host, port: port, listenSocket: socket, connectionLimit: limits.maxConnections,
-                idleTimeoutSeconds: limits.idleTimeoutSeconds, maxBodyBytes: limits.maxBodyBytes,
-                maxHeaderBytes: limits.maxHeaderBytes, headerTimeout: .seconds(limits.headerTimeoutSeconds),
-                bodyTimeout: .seconds(limits.bodyTimeoutSeconds))
-        }
-        let server = HTTPServer(
-            configuration: serverConfiguration(port: configuration.port, socket: activatedSocket), handler: engine,
-            logger: logger)
-        let adminServer = configuration.adminPort.map { port in
-            HTTPServer(
-                configuration: serverConfiguration(port: port, socket: nil), handler: AdminOnlyHandler(engine: engine),
-                logger: logger)
-        }
-        do {
-            try server.start()
-            try adminServer?.start()
-        } catch {
-            server.stop(gracePeriod: .zero)
-            throw CommandFailure(status: .unavailable, message: error.description)
-        }
-        let stopped = DispatchSemaphore(value: 0)
-        @Sendable func reload(_ trigger: String) {
-            notifier.reloading()
-            let report = store.reload()
-            defer {
-                let state = report.succeeded ? "" : ", last reload failed"
-                notifier.ready(status: "serving \(store.index.count) stubs from \(configuration.stubs)\(state)")
-            }
-            if report.succeeded {
-                logger.notice("reloaded \(report.stubCount) stubs from \(configuration.stubs) (\(trigger))")
-            } else {
-                for problem in report.problems { logger.error(problem.description) }
-                logger.error(
-                    "reload (\(trigger)) failed with \(report.problems.count) problem(s); still serving the previous "
-                        + "\(store.index.count) stubs")
-            }
-        }
-        var signalSources = [any DispatchSourceSignal]()
-        signalSources.append(SignalHandlers.on(SIGHUP) { reload("SIGHUP") })
-        let watcher =
-            configuration.watchStubs ? StubTreeWatcher(root: configuration.stubs) { reload("files changed") } : nil
-        for signal in [SIGINT, SIGTERM] {
-            signalSources.append(SignalHandlers.on(signal) { stopped.signal() })
-        }
-        // Signals are handled from here on, so the line below (what scripts and tests wait for) and READY come
-        // only once SIGHUP, SIGINT and SIGTERM do what they should.
-        let baseURL = server.baseURL
-        engine.info.baseURL = baseURL
-        let served = "\(store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
-        Console.out("pokestub listening on \(baseURL) (\(served))")
-        if let adminServer { Console.out("pokestub admin API on \(adminServer.baseURL)/__admin") }
-        if activatedSocket != nil { logger.notice("serving on the socket systemd passed (LISTEN_FDS)") }
-        notifier.ready(status: "serving \(served) on \(baseURL)")
-        stopped.wait()
-        signalSources.forEach { $0.cancel() }
-        withExtendedLifetime(watcher) {}
-        logger.notice("stopping: finishing requests in flight")
-        notifier.stopping()
-        adminServer?.stop(gracePeriod: .seconds(2))
-        server.stop()
-        upstreamClient.shutdown()
-        if configuration.mode == .record || configuration.mode == .recordMissing
-            || engine.recordings.status != .neverStarted
-        {
-            logger.notice(
-                "recorded stubs in \(configuration.stubs): \(engine.recordings.lifetimeReport)")
-        }
-        logger.notice("stopped")
+        let daemon = Daemon(configuration: configuration, environment: environment, logger: logger)
+        try daemon.start()
+        daemon.waitForStopSignal()
+        daemon.stop()
         return .success
-    }
-}
-
-/// Runs closures on signals through Dispatch rather than async-signal-unsafe handlers.
-enum SignalHandlers {
-    private static let queue = DispatchQueue(label: "pokestub.signals")
-
-    /// Handles `signal` with `action` from now on; keep the returned source alive for as long as needed.
-    ///
-    /// The signal is also unblocked on the calling thread: a process inherits its parent's signal mask, and a
-    /// parent that starts pokestub from a worker thread (a test runner, a Dispatch-based launcher) passes on
-    /// a mask blocking SIGINT and SIGHUP, which then never arrived (SIGINT took the test's 20 s fallback to
-    /// SIGTERM to stop the daemon).
-    static func on(_ signal: Int32, _ action: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        Glibc.signal(signal, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
-        source.setEventHandler(handler: action)
-        source.resume()
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, signal)
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-        return source
     }
 }
