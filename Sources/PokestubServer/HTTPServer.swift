@@ -67,8 +67,19 @@ public final class HTTPServer: Sendable {
 
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public var baseURL: String {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let shown = ["0.0.0.0", "[::]"].contains(host) ? "127.0.0.1" : host
+        HTTPServer.baseURL(host: configuration.host, port: port)
+    }
+
+    /// The port an already listening socket is bound to (as handed over by systemd), or `nil`.
+    public static func port(ofListeningSocket socket: Int32) -> Int? {
+        SocketAddress.boundPort(of: socket)
+    }
+
+    /// The base URL a server on `host` and `port` has: IPv6 addresses in brackets, the wildcard addresses
+    /// shown as `127.0.0.1`.
+    public static func baseURL(host: String, port: Int) -> String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let shown = ["0.0.0.0", "[::]"].contains(bracketed) ? "127.0.0.1" : bracketed
         return "http://\(shown):\(port)"
     }
 

@@ -101,8 +101,13 @@ final class Daemon: Sendable {
                 status: .dataError,
                 message: "cannot start: \(report.problems.count) problem(s) in \(configuration.stubs)\n\(lines)")
         }
+        // Upstream links in bodies are rewritten to the base URL, so it is set before the first request can
+        // arrive: before listening when the port is known, else (port 0) as soon as it is.
+        let knownPort = activatedSocket.flatMap(HTTPServer.port(ofListeningSocket:)) ?? configuration.port
+        if knownPort != 0 { engine.info.baseURL = HTTPServer.baseURL(host: configuration.host, port: knownPort) }
         do {
             try server.start()
+            engine.info.baseURL = server.baseURL
             try adminServer?.start()
         } catch {
             server.stop(gracePeriod: .zero)
@@ -118,7 +123,6 @@ final class Daemon: Sendable {
         running.withLock { $0 = Running(signalSources: signalSources, watcher: watcher) }
 
         let baseURL = server.baseURL
-        engine.info.baseURL = baseURL
         let served = "\(store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
         Console.out("pokestub listening on \(baseURL) (\(served))")
         if let adminServer { Console.out("pokestub admin API on \(adminServer.baseURL)/__admin") }
