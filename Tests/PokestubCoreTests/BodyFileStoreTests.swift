@@ -59,6 +59,30 @@ struct BodyFileStoreTests {
         }
     }
 
+    @Test("a body file swapped for a symbolic link out of __files after the load is refused when first read")
+    func swappedForSymlink() throws {
+        try TemporaryDirectory.with { directory in
+            let secret = try directory.write("secret", to: "outside/secret.txt")
+            try directory.write("harmless", to: "__files/x.txt")
+            try directory.write("inside", to: "__files/real/inside.txt")
+            try directory.write(stubJSON("x.txt"), to: "mappings/x.json")
+            let store = StubStore(root: directory.path)
+            #expect(store.reload().succeeded)
+            let file = directory.url.appendingPathComponent("__files/x.txt")
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.createSymbolicLink(at: file, withDestinationURL: secret)
+            let response = try #require(store.index.match(HTTPRequest(method: "GET", rawURL: "/a/"))?.response)
+            #expect(response.status == 500)
+            #expect(!response.body.text.contains("secret\""), "served \(response.body.text)")
+            #expect(response.body.text.contains("outside __files"))
+            // A link that stays inside __files is still followed.
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.createSymbolicLink(
+                at: file, withDestinationURL: directory.url.appendingPathComponent("__files/real/inside.txt"))
+            #expect(store.index.match(HTTPRequest(method: "GET", rawURL: "/a/"))?.response.body.text == "inside")
+        }
+    }
+
     @Test("with preloadBodyFiles, bodies are read at load and served after their files are deleted")
     func preloaded() throws {
         try TemporaryDirectory.with { directory in

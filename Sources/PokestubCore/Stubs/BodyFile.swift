@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A response body kept in a file under `__files/` (a stub's `bodyFileName`), read the first time a request
 /// needs it and then kept, unchanged, for as long as the stub set it belongs to is serving.
 ///
@@ -10,24 +16,30 @@ import Synchronization
 /// When the stub set is replaced (a reload, an added or removed stub), the new set reads the file again, so
 /// an edited body file is served after the reload its change triggers.
 ///
-/// The name was checked when the stub loaded (inside `__files`, a regular file; see ``BodyFileStore``). A
-/// file that is gone or unreadable at first use is answered with a 500 naming it (see ``response(with:)``),
-/// and read again on the next request.
+/// The name was checked when the stub loaded (inside `__files`, a regular file; see ``BodyFileStore``) and is
+/// checked again when the file is read, since the tree may have changed in between: a body file replaced by a
+/// symbolic link to `/etc/passwd` after the load would otherwise be served. A file that is gone, unreadable or
+/// now outside `__files` at first use is answered with a 500 naming it (see ``response(with:)``), and read
+/// again on the next request.
 public final class BodyFile: Sendable {
     /// The name relative to `__files/`, e.g. `pokemon/1.json`.
     public let name: String
-    /// The file's path with symbolic links resolved.
+    /// The file's path with symbolic links resolved, as it was at load.
     public let path: String
+    /// The `__files` folder with symbolic links resolved; the file must still resolve inside it when read.
+    public let root: String
     private let loaded = AtomicLazyReference<ResponseBody>()
 
     /// Creates a body file; nothing is read yet.
     ///
     /// - Parameters:
     ///   - name: The name relative to `__files/`.
-    ///   - path: The resolved path, already checked to lie inside `__files/`.
-    public init(name: String, path: String) {
+    ///   - path: The resolved path, already checked to lie inside `root`.
+    ///   - root: The resolved `__files` folder.
+    public init(name: String, path: String, root: String) {
         self.name = name
         self.path = path
+        self.root = root
     }
 
     /// Whether the bytes have been read.
@@ -35,17 +47,47 @@ public final class BodyFile: Sendable {
 
     /// The bytes: read on the first call, the same object on every later one.
     ///
-    /// - Throws: ``StubDefinitionError`` when the file cannot be read (`cannot read body file __files/…`).
+    /// - Throws: ``StubDefinitionError`` when the file cannot be read (`cannot read body file __files/…`), or
+    ///   now resolves outside `__files` or to something other than a regular file.
     public func load() throws(StubDefinitionError) -> ResponseBody {
         if let body = loaded.load() { return body }
-        let body: ResponseBody
-        do {
-            body = try ResponseBody(contentsOfFile: path)
-        } catch {
-            throw StubDefinitionError("cannot read body file __files/\(name): \(error.localizedDescription)")
-        }
+        let body = ResponseBody(try readChecked())
         // When two requests read it at once, both use the first one stored.
         return loaded.storeIfNil(body)
+    }
+
+    /// Reads the file after checking again that it resolves inside `__files`; the last component is opened
+    /// without following a symbolic link (`O_NOFOLLOW`), so a link swapped in after the check is refused too.
+    private func readChecked() throws(StubDefinitionError) -> Data {
+        func failure(_ reason: String) -> StubDefinitionError {
+            StubDefinitionError("cannot read body file __files/\(name): \(reason)")
+        }
+        guard let resolved = realPath(path) else { throw failure(String(cString: strerror(errno))) }
+        guard resolved.hasPrefix(root + "/") else {
+            throw StubDefinitionError("\(name.debugDescription) now resolves outside __files (through a symbolic link)")
+        }
+        let descriptor = open(resolved, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw failure("not a regular file")
+        }
+        var data = Data(count: Int(status.st_size))
+        var offset = 0
+        let complete = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            while offset < buffer.count {
+                let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return count == 0 }
+                offset += count
+            }
+            return true
+        }
+        guard complete else { throw failure(String(cString: strerror(errno))) }
+        // A file that shrank while being read is served as far as it went.
+        if offset < data.count { data.removeSubrange(offset...) }
+        return data
     }
 
     /// `response` with this file's bytes as its body, or, when the file cannot be read, a 500 that names it:

@@ -54,7 +54,7 @@ public final class BodyFileStore: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw StubDefinitionError("cannot read body file __files/\(name): not a regular file")
         }
-        let file = BodyFile(name: name, path: resolved)
+        let file = BodyFile(name: name, path: resolved, root: resolvedRoot)
         // Two threads may check the same name at once: both get the first one stored.
         return files.withLock { files in
             if let stored = files[name] { return stored }
