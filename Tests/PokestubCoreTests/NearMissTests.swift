@@ -85,6 +85,20 @@ struct NearMissTests {
             ])
     }
 
+    @Test("the near-miss cache tells requests apart by their bodies without keeping them")
+    func cacheKeysOnBodyDigest() throws {
+        let index = StubIndex([
+            try Fixtures.stub(
+                #"{"request": {"method": "POST", "urlPath": "/team", "bodyPatterns": [{"contains": "pikachu"}]}}"#)
+        ])
+        let cache = NearMissCache()
+        let first = cache.report(for: Fixtures.request("POST", "/team", body: "bulbasaur"), in: index)
+        let second = cache.report(for: Fixtures.request("POST", "/team", body: "charmander"), in: index)
+        #expect(first.contains("bulbasaur"))
+        #expect(second.contains("charmander"), "a cached report for another body was reused: \(second)")
+        #expect(cache.report(for: Fixtures.request("POST", "/team", body: "bulbasaur"), in: index) == first)
+    }
+
     @Test("with no stubs the report says so")
     func noStubs() {
         let request = Fixtures.request("/x")

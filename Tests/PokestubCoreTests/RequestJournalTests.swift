@@ -30,6 +30,27 @@ struct RequestJournalTests {
         #expect(paths(journal) == ["/6", "/7", "/8"])
     }
 
+    @Test("request bodies count against a byte budget: the oldest events go first, the newest always stays")
+    func bodyBudget() {
+        let journal = RequestJournal(capacity: 100, maxBodyBytes: 3_000)
+        func upload(_ path: String, bytes: Int) -> ServeEvent {
+            ServeEvent(
+                receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: path, body: Data(count: bytes)),
+                stub: nil, responseStatus: 404, durationMilliseconds: 0)
+        }
+        for number in 1...5 { journal.append(upload("/\(number)", bytes: 1_000)) }
+        #expect(paths(journal) == ["/3", "/4", "/5"])
+        journal.append(event("/small"))
+        #expect(paths(journal) == ["/3", "/4", "/5", "/small"])
+        journal.append(upload("/huge", bytes: 10_000))
+        #expect(paths(journal) == ["/huge"])
+        journal.append(upload("/next", bytes: 1_000))
+        #expect(paths(journal) == ["/next"])
+        #expect(journal.removeAll { $0.request.path == "/next" } == 1)
+        for number in 1...3 { journal.append(upload("/again-\(number)", bytes: 1_000)) }
+        #expect(journal.count == 3, "the budget was recounted after the removal")
+    }
+
     @Test("capacity 0 keeps nothing; a negative capacity is 0")
     func disabled() {
         let journal = RequestJournal(capacity: 0)

@@ -4,10 +4,17 @@ import Synchronization
 
 /// The request journal: the last `capacity` serve events, oldest dropped first, in memory that stays flat.
 ///
+/// Request bodies count against a byte budget too (``maxBodyBytes``): when the bodies kept would pass it, the
+/// oldest events go first, even before `capacity` is reached, so a test suite uploading large bodies cannot
+/// make a shared daemon hold `capacity` times the largest body (10,000 × 16 MiB). The newest event is always
+/// kept.
+///
 /// Thread-safe: appends and queries take one `Mutex`. A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
     /// The most events kept.
     public let capacity: Int
+    /// The most request-body bytes kept, over all events (default 64 MiB).
+    public let maxBodyBytes: Int
     private let ring: Mutex<Ring>
     private let ids = EventIDGenerator()
 
@@ -15,6 +22,8 @@ public final class RequestJournal: Sendable {
         var events: [ServeEvent] = []
         /// Where the oldest event is once the ring is full.
         var head = 0
+        /// The request-body bytes of the events kept.
+        var bodyBytes = 0
         /// Blocking waits in progress (`POST /__admin/requests/wait`), checked on every append.
         var waiters: [UUID: Waiter] = [:]
 
@@ -26,9 +35,12 @@ public final class RequestJournal: Sendable {
 
     /// Creates a journal.
     ///
-    /// - Parameter capacity: The most events kept (config `journal.maxEntries`, default 10,000); 0 keeps none.
-    public init(capacity: Int) {
+    /// - Parameters:
+    ///   - capacity: The most events kept (config `journal.maxEntries`, default 10,000); 0 keeps none.
+    ///   - maxBodyBytes: The most request-body bytes kept over all events; older events go first beyond it.
+    public init(capacity: Int, maxBodyBytes: Int = 64 << 20) {
         self.capacity = max(0, capacity)
+        self.maxBodyBytes = max(0, maxBodyBytes)
         ring = Mutex(Ring())
     }
 
@@ -47,8 +59,21 @@ public final class RequestJournal: Sendable {
             if ring.events.count < capacity {
                 ring.events.append(event)
             } else {
+                ring.bodyBytes -= ring.events[ring.head].request.body.count
                 ring.events[ring.head] = event
                 ring.head = (ring.head + 1) % capacity
+            }
+            ring.bodyBytes += event.request.body.count
+            if ring.bodyBytes > maxBodyBytes {
+                // Rare (large bodies only), so the ring is simply rebuilt without its oldest events.
+                let ordered = ring.ordered
+                var dropped = 0
+                while ring.bodyBytes > maxBodyBytes && dropped < ordered.count - 1 {
+                    ring.bodyBytes -= ordered[dropped].request.body.count
+                    dropped += 1
+                }
+                ring.events = Array(ordered[dropped...])
+                ring.head = 0
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -137,6 +162,7 @@ public final class RequestJournal: Sendable {
         ring.withLock { ring in
             ring.events = []
             ring.head = 0
+            ring.bodyBytes = 0
         }
     }
 
@@ -150,6 +176,7 @@ public final class RequestJournal: Sendable {
             let removed = ring.events.count - kept.count
             ring.events = kept
             ring.head = 0
+            ring.bodyBytes = kept.reduce(0) { $0 + $1.request.body.count }
             return removed
         }
     }

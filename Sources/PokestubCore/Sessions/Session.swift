@@ -39,7 +39,7 @@ public final class Session: Sendable {
         createdAt = now
         self.idleTimeoutSeconds = idleTimeoutSeconds
         store = StubStore(root: nil)
-        journal = RequestJournal(capacity: limits.journalCapacity)
+        journal = RequestJournal(capacity: limits.journalCapacity, maxBodyBytes: limits.journalMaxBodyBytes)
         admin = AdminAPI(
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
             basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)

@@ -6,6 +6,8 @@ public struct SessionLimits: Sendable, Equatable {
     public var maxStubsPerSession: Int
     /// The serve events each session's journal keeps (config `sessions.journalMaxEntries`).
     public var journalCapacity: Int
+    /// The request-body bytes each session's journal keeps, oldest events dropped first beyond it.
+    public var journalMaxBodyBytes = 16 << 20
     /// Seconds an unused session lives when its creator names no idle time (config `sessions.idleTimeoutSeconds`).
     public var defaultIdleSeconds: Int
     /// The longest idle time a creator may ask for, in seconds.
