@@ -7,9 +7,10 @@ enum CheckCommand {
     static let help = """
         Usage: pokestub check [DIR]
 
-        Validates the stub folder DIR (default: the configured stubs folder, else ./stubs): every
-        mappings/**/*.json file and every body file it names. Prints each problem as
-        path:line: message and exits 1 when there is any, 0 otherwise.
+        Validates the stub folder DIR: every mappings/**/*.json file and every body file it
+        names. Prints each problem as path:line: message and exits 1 when there is any, 0
+        otherwise. Without DIR, checks the folder serve would use: $POKESTUB_STUBS, else the
+        config file's stubs, else stubs beside the config file, else ./stubs.
 
         Options:
           --config FILE   read the stubs folder from this config file

@@ -14,7 +14,8 @@ enum ServeCommand {
           --config FILE                 config file (default: $POKESTUB_CONFIG, else ./config.json if present)
           --host ADDRESS                IP address to listen on (default 127.0.0.1)
           --port PORT                   TCP port; 0 picks a free one (default 8080)
-          --stubs DIR                   stub folder (default stubs)
+          --stubs DIR                   stub folder, relative to the working directory (default:
+                                        stubs beside the config file, else ./stubs)
           --mode MODE                   replay | record | record-missing | proxy (default replay)
           --upstream URL                upstream base URL (default https://pokeapi.co)
           --upstream-connect-timeout-ms MS

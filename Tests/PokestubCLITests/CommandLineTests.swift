@@ -58,6 +58,34 @@ struct CommandLineTests {
         #expect(missingFile.stderr.contains("cannot read config file /nonexistent/pokestub.json"))
     }
 
+    @Test("serve and check with a --config that does not set stubs use the stubs folder beside the config file")
+    func stubsBesideConfigFile() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"port": 0}"#, to: "cdir/config.json")
+        try folder.write(
+            #"{"request": {"urlPath": "/a"}, "response": {"body": "one"}}"#, to: "cdir/stubs/mappings/a.json")
+        let elsewhere = try TemporaryDirectory()  // the working directory, without a stubs folder
+        let config = folder.path + "/cdir/config.json"
+
+        let check = try await PokestubProcess.run(["check", "--config", config], workingDirectory: elsewhere.path)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("\(folder.path)/cdir/stubs: 1 stubs in 1 files, no problems"))
+
+        let server = try PokestubProcess(["serve", "--config", config], workingDirectory: elsewhere.path)
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        #expect(try await HTTPFetch.send(base + "/a").text == "one")
+    }
+
+    @Test("a quoted number or boolean in config.json exits 78 naming the key")
+    func typedConfigFile() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"port": 0, "watchStubs": "false"}"#, to: "config.json")
+        let result = try await PokestubProcess.run(["serve"], workingDirectory: folder.path)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains(#"invalid configuration watchStubs (from config.json): must be a JSON boolean"#))
+    }
+
     @Test("layers apply in order: defaults < config.json < POKESTUB_* < flags")
     func precedence() async throws {
         let folder = try TemporaryDirectory()

@@ -155,6 +155,66 @@ struct ConfigurationTests {
         }
     }
 
+    @Test(
+        "config.json values must have their JSON types: a quoted number or boolean is refused, naming the key",
+        arguments: [
+            (#"{"port": "0"}"#, "port", #"the string "0""#),
+            (#"{"watchStubs": "false"}"#, "watchStubs", #"the string "false""#),
+            (#"{"limits": {"maxConnections": "10"}}"#, "limits.maxConnections", #"the string "10""#),
+            (#"{"adminPort": "9000"}"#, "adminPort", #"the string "9000""#),
+            (#"{"rewriteUpstreamLinks": 1}"#, "rewriteUpstreamLinks", "not the number 1"),
+            (#"{"recording": {"redactHeaders": "Cookie"}}"#, "recording.redactHeaders", #"the string "Cookie""#),
+            (#"{"host": 127}"#, "host", "not the number 127"),
+            (#"{"mode": null}"#, "mode", "not null"),
+        ])
+    func fileValuesKeepTheirTypes(text: String, key: String, says: String) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(text, to: "config.json")
+            let error = error(in: directory)
+            #expect(error?.key == key)
+            #expect(error?.origin == "config.json")
+            #expect(error?.description.contains("invalid configuration \(key) (from config.json)") == true)
+            #expect(error?.message.contains(says) == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test("the environment and flags give the same keys as text")
+    func textLayers() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(#"{"watchStubs": true, "adminPort": 9000, "port": 1}"#, to: "config.json")
+            let environment = [
+                "POKESTUB_PORT": "0", "POKESTUB_WATCH_STUBS": "false", "POKESTUB_LIMITS_MAX_CONNECTIONS": "10",
+                "POKESTUB_ADMIN_PORT": "",
+            ]
+            let configuration = try resolve(
+                environment: environment, flags: ["recording.redactHeaders": "Cookie, X-Secret"], in: directory
+            ).0
+            #expect(configuration.port == 0)
+            #expect(!configuration.watchStubs)
+            #expect(configuration.limits.maxConnections == 10)
+            #expect(configuration.adminPort == nil, "an empty POKESTUB_ADMIN_PORT means none")
+            #expect(configuration.recording.redactedHeaders == ["Cookie", "X-Secret"])
+        }
+    }
+
+    @Test("config.json takes null for no adminPort, and whole numbers written as 8080.0")
+    func fileNullAndWholeDoubles() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(#"{"adminPort": null, "port": 8081.0}"#, to: "config.json")
+            let configuration = try resolve(in: directory).0
+            #expect(configuration.adminPort == nil)
+            #expect(configuration.port == 8081)
+        }
+    }
+
+    @Test("the shipped config.json sets only default values, and every key it sets is a known one")
+    func shippedConfigFile() throws {
+        let path = Repository.root.appendingPathComponent("config.json").path
+        var configuration = Configuration()
+        try configuration.apply(configFile: try Data(contentsOf: URL(fileURLWithPath: path)), path: "config.json")
+        #expect(configuration == Configuration())
+    }
+
     @Test("a config file that is not valid JSON names the file and line")
     func invalidJSON() throws {
         try TemporaryDirectory.with { directory in
@@ -185,6 +245,31 @@ struct ConfigurationTests {
             let absolute = directory.url.appendingPathComponent("etc/pokestub/config.json").path
             let configuration = try resolve(configFile: absolute, in: directory).0
             #expect(configuration.stubs == directory.url.appendingPathComponent("etc/pokestub/stubs").path)
+        }
+    }
+
+    @Test("a config file that does not set stubs serves the stubs folder beside it")
+    func defaultStubsBesideConfigFile() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(#"{"port": 0}"#, to: "etc/pokestub/config.json")
+            let absolute = directory.url.appendingPathComponent("etc/pokestub/config.json").path
+            let fromAbsolute = try resolve(configFile: absolute, in: directory).0
+            #expect(fromAbsolute.stubs == directory.url.appendingPathComponent("etc/pokestub/stubs").path)
+            let fromRelative = try resolve(environment: ["POKESTUB_CONFIG": "etc/pokestub/config.json"], in: directory)
+            #expect(fromRelative.0.stubs == "etc/pokestub/stubs")
+            let fromFlag = try resolve(configFile: absolute, flags: ["stubs": "mine"], in: directory).0
+            #expect(fromFlag.stubs == "mine", "a --stubs value is relative to the working directory")
+        }
+    }
+
+    @Test("./config.json and no config file at all both leave the default stubs in the working directory")
+    func defaultStubsInWorkingDirectory() throws {
+        try TemporaryDirectory.with { directory in
+            #expect(try resolve(in: directory).0.stubs == "stubs")
+            try directory.write(#"{"port": 0}"#, to: "config.json")
+            let (configuration, file) = try resolve(in: directory)
+            #expect(file == "config.json")
+            #expect(configuration.stubs == "stubs")
         }
     }
 

@@ -23,7 +23,7 @@ struct RecordingConfigurationTests {
         #expect(configuration.rewriteUpstreamLinks)
         #expect(configuration.upstreamConnectTimeoutMilliseconds == 250)
         #expect(Configuration.flagName(for: "recording.redactHeaders") == "recording-redact-headers")
-        try configuration.set("recording.redactHeaders", to: .string(""), from: "--recording-redact-headers")
+        try configuration.set("recording.redactHeaders", toText: "", from: "--recording-redact-headers")
         #expect(configuration.recording.redactedHeaders.isEmpty)
     }
 

@@ -34,7 +34,7 @@ extension Configuration {
         try configuration.apply(environment: environment)
         for key in Configuration.keys {
             if let value = flags[key] {
-                try configuration.set(key, to: .string(value), from: "--" + Configuration.flagName(for: key))
+                try configuration.set(key, toText: value, from: "--" + Configuration.flagName(for: key))
             }
         }
         return (configuration, path)

@@ -36,11 +36,15 @@ import Foundation
 /// | `sessions.journalMaxEntries` | `POKESTUB_SESSIONS_JOURNAL_MAX_ENTRIES` | `--sessions-journal-max-entries` | `1000` |
 /// | `sessions.idleTimeoutSeconds` | `POKESTUB_SESSIONS_IDLE_TIMEOUT_SECONDS` | `--sessions-idle-timeout-seconds` | `600` |
 ///
-/// Lists are JSON arrays of strings in `config.json` and comma-separated elsewhere (an empty value turns
-/// redaction off). Booleans are `true` or `false`.
+/// In `config.json` values have their JSON types: numbers are JSON numbers, booleans `true` or `false`,
+/// lists arrays of strings, and `adminPort` may be `null`; a quoted `"8080"` or `"false"` is refused, naming
+/// the key. Environment variables and flags are text: digits, `true` or `false`, comma-separated lists (an
+/// empty value turns redaction off), and an empty `adminPort` for none.
 ///
-/// A relative `stubs` path in `config.json` is relative to the folder of that file; elsewhere to the
-/// working directory.
+/// When a config file is used, a relative `stubs` is relative to that file's folder, whether the file sets
+/// `stubs` or leaves the default: `--config /etc/pokestub/config.json` serves `/etc/pokestub/stubs`. A
+/// `stubs` from `POKESTUB_STUBS` or `--stubs` is relative to the working directory, and so is the default
+/// when no config file is used.
 public struct Configuration: Sendable, Equatable {
     /// The address to listen on.
     public var host = "127.0.0.1"
@@ -135,53 +139,114 @@ public struct Configuration: Sendable, Equatable {
         return name
     }
 
-    /// Sets one key from a value of any layer.
+    /// Sets one key from `config.json`, where values have their JSON types: a number for a number, `true` or
+    /// `false` for a boolean, an array of strings for a list, and `null` for "none" where a key allows it.
     ///
     /// - Parameters:
     ///   - key: A key from ``keys``.
-    ///   - value: The value: JSON from `config.json`, or a string from the environment or a flag.
-    ///   - origin: Where it came from, for the error message (`config.json`, `POKESTUB_PORT`, `--port`).
+    ///   - value: The JSON value. A string where a number or a boolean belongs (`"port": "8080"`) is refused.
+    ///   - origin: Where it came from, for the error message (the config file's path).
     /// - Throws: ``ConfigurationError`` naming the key when it is unknown or the value is invalid.
     public mutating func set(_ key: String, to value: JSONValue, from origin: String) throws(ConfigurationError) {
+        try set(key, to: .json(value), from: origin)
+    }
+
+    /// Sets one key from an environment variable or a flag, whose values are text: numbers are digits,
+    /// booleans `true` or `false`, lists comma-separated, and an empty `adminPort` means none.
+    ///
+    /// - Parameters:
+    ///   - key: A key from ``keys``.
+    ///   - text: The value as written.
+    ///   - origin: Where it came from, for the error message (`POKESTUB_PORT`, `--port`).
+    /// - Throws: ``ConfigurationError`` naming the key when it is unknown or the value is invalid.
+    public mutating func set(_ key: String, toText text: String, from origin: String) throws(ConfigurationError) {
+        try set(key, to: .text(text), from: origin)
+    }
+
+    /// A value as a layer gives it: typed JSON from `config.json`, text from the environment and flags.
+    private enum LayerValue {
+        case json(JSONValue)
+        case text(String)
+
+        /// How the value reads in an error message: text as written, JSON with its type.
+        var quoted: String {
+            switch self {
+            case .text(let text): text.debugDescription
+            case .json(.string(let text)): "the string \(text.debugDescription)"
+            case .json(.integer), .json(.double): "the number \(json.serializedString())"
+            case .json(.array): "an array"
+            case .json(.object): "an object"
+            case .json(.null), .json(.bool): json.serializedString()
+            }
+        }
+
+        private var json: JSONValue {
+            if case .json(let value) = self { return value }
+            return .null
+        }
+    }
+
+    private mutating func set(_ key: String, to value: LayerValue, from origin: String) throws(ConfigurationError) {
         func fail(_ message: String) -> ConfigurationError {
             ConfigurationError(key: key, origin: origin, message: message)
         }
         func text() throws(ConfigurationError) -> String {
             switch value {
-            case .string(let string): return string
-            case .integer, .double, .bool: return value.textForMatching
-            default: throw fail("must be a string, not \(value.typeName)")
+            case .text(let text): return text
+            case .json(.string(let text)): return text
+            case .json: throw fail("must be a string, not \(value.quoted)")
             }
         }
         func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-            var parsed = value.intValue
-            if parsed == nil { parsed = Int(try text().trimmingCharacters(in: .whitespaces)) }
+            let parsed: Int?
+            switch value {
+            case .text(let text): parsed = Int(text.trimmingCharacters(in: .whitespaces))
+            case .json(.string):
+                throw fail("must be a JSON number, not \(value.quoted) (write it without quotes)")
+            case .json(let json): parsed = json.intValue
+            }
             guard let parsed, range.contains(parsed) else {
                 throw fail(
-                    "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value.textForMatching)"
-                )
+                    "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value.quoted)")
             }
             return parsed
         }
         func bool() throws(ConfigurationError) -> Bool {
-            if case .bool(let flag) = value { return flag }
-            switch try text().trimmingCharacters(in: .whitespaces).lowercased() {
-            case "true": return true
-            case "false": return false
-            default: throw fail("must be true or false, not \(value.textForMatching)")
+            switch value {
+            case .json(.bool(let flag)): return flag
+            case .json(.string):
+                throw fail("must be a JSON boolean, true or false, not \(value.quoted) (write it without quotes)")
+            case .json: throw fail("must be true or false, not \(value.quoted)")
+            case .text(let text):
+                switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "true": return true
+                case "false": return false
+                default: throw fail("must be true or false, not \(value.quoted)")
+                }
             }
         }
         func list() throws(ConfigurationError) -> [String] {
-            if case .array(let items) = value {
+            switch value {
+            case .json(.array(let items)):
                 var names: [String] = []
                 for item in items {
                     guard case .string(let name) = item else { throw fail("must be an array of strings") }
                     names.append(name)
                 }
                 return names
+            case .json: throw fail("must be an array of strings, not \(value.quoted)")
+            case .text(let text):
+                return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty }
             }
-            return try text().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
+        }
+        /// `null` in JSON or empty text: the key's "none".
+        var isNone: Bool {
+            switch value {
+            case .json(.null): true
+            case .text(let text): text.trimmingCharacters(in: .whitespaces).isEmpty
+            case .json: false
+            }
         }
         switch key {
         case "adminToken":
@@ -198,7 +263,7 @@ public struct Configuration: Sendable, Equatable {
         case "adminAllowUnauthenticated":
             adminAllowUnauthenticated = try bool()
         case "adminPort":
-            adminPort = value == .null || (try? text()) == "" ? nil : try integer(0...65_535)
+            adminPort = isNone ? nil : try integer(0...65_535)
         case "limits.maxConnections":
             limits.maxConnections = try integer(1...100_000)
         case "limits.idleTimeoutSeconds":
@@ -282,7 +347,8 @@ public struct Configuration: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - data: The file's bytes: a JSON object; nested objects give dotted keys (`{"journal": {"maxEntries": 5}}`).
-    ///   - path: The file's path, for errors and for resolving a relative `stubs`.
+    ///   - path: The file's path, for errors and for resolving a relative `stubs` (the file's or the default)
+    ///     against the file's folder.
     /// - Throws: ``ConfigurationError`` for invalid JSON, an unknown key or an invalid value.
     public mutating func apply(configFile data: Data, path: String) throws(ConfigurationError) {
         let json: JSONValue
@@ -294,8 +360,9 @@ public struct Configuration: Sendable, Equatable {
             throw ConfigurationError(key: "", origin: path, message: "must be a JSON object")
         }
         try apply(json, prefix: "", origin: path)
-        // Only a `stubs` this file sets is relative to its folder, even when it names the default ("stubs").
-        if json["stubs"] != nil, !stubs.hasPrefix("/") {
+        // The file's folder is where its stubs are: a `stubs` it sets, or the default ("stubs") when it sets none.
+        // Layers applied later (environment, flags) replace the path and stay relative to the working directory.
+        if !stubs.hasPrefix("/") {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty && folder != "." { stubs = (folder as NSString).appendingPathComponent(stubs) }
         }
@@ -319,7 +386,7 @@ public struct Configuration: Sendable, Equatable {
     public mutating func apply(environment: [String: String]) throws(ConfigurationError) {
         for key in Configuration.keys {
             let variable = Configuration.environmentVariable(for: key)
-            if let value = environment[variable] { try set(key, to: .string(value), from: variable) }
+            if let value = environment[variable] { try set(key, toText: value, from: variable) }
         }
     }
 }
