@@ -21,6 +21,17 @@ struct ShippedStubsTests {
     }
 
     @Test(
+        "the closest near miss of a list page with another limit is the page with the same offset",
+        arguments: [0, 20, 500])
+    func listPageNearMiss(offset: Int) throws {
+        let index = StubIndex(Self.result.stubs)
+        let request = Fixtures.request("/api/v2/pokemon/?offset=\(offset)&limit=50")
+        let closest = try #require(NearMiss.closest(to: request, in: index).first)
+        #expect(closest.stub.name == "GET /api/v2/pokemon/?offset=\(offset)&limit=20")
+        #expect(closest.result.differences.count == 1)
+    }
+
+    @Test(
         "list pages are found whatever the order of offset and limit",
         arguments: [
             ("/api/v2/pokemon/?offset=20&limit=20", "https://pokeapi.co/api/v2/pokemon/?offset=40&limit=20"),

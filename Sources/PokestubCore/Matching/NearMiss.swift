@@ -15,13 +15,16 @@ public struct NearMiss: Sendable {
     ///   - limit: How many to return.
     public static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
         var candidates = index.nearMissCandidates(for: request)
-        // Comparing every field of every candidate costs; the URL and method decide most near misses, so
-        // only the closest by those two get the full comparison.
+        // Comparing every field of every candidate costs; the URL, the method and the query parameters decide
+        // most near misses, so only the closest by those get the full comparison. (By URL and method alone,
+        // the 70 list pages at one path tied, and the page differing only in `limit` could be left out.) A
+        // failed query parameter weighs little next to the URL, as in the full comparison (WireMock's weights).
         let shortlist = max(limit * 8, 24)
         if candidates.count > shortlist {
             candidates = candidates.map { stub in
                 let methodDistance = stub.request.method.map { $0 == request.method ? 0.0 : 1.0 } ?? 0
-                return (stub, (stub.request.url?.distance(request) ?? 0) * 2 + methodDistance)
+                let queryDistance = Double(stub.request.failedQueryParameters(request)) * 0.05
+                return (stub, (stub.request.url?.distance(request) ?? 0) * 2 + methodDistance + queryDistance)
             }
             .sorted { $0.1 < $1.1 }
             .prefix(shortlist)

@@ -147,10 +147,13 @@ public final class StubIndex: Sendable {
         }
     }
 
-    /// The stubs worth comparing with an unmatched request for near misses: those under the deepest folder of
-    /// the request's path that has any, plus every stub that is not indexed by path; at most `limit`.
+    /// The stubs worth comparing with an unmatched request for near misses: those at the request's path, then
+    /// those under the deepest folder of the request's path that has any, plus every stub that is not indexed by
+    /// path; at most `limit`.
     public func nearMissCandidates(for request: HTTPRequest, limit: Int = 500) -> [StubMapping] {
-        var chosen: [Int] = []
+        // Stubs at the request's own path come first: a list page that differs only in `limit` must not be
+        // crowded out of the first `limit` by the thousands of stubs in the same folder.
+        var chosen: [Int] = byLiteralPath[request.path]?.all ?? []
         var folder = StubIndex.folder(of: request.path)
         while true {
             if let group = byParent[folder] { chosen += group }

@@ -52,6 +52,16 @@ public struct RequestPattern: Sendable, Hashable {
         return true
     }
 
+    /// How many of the query parameter tests the request fails: a cheap tie-breaker among stubs at the same
+    /// path when choosing which to compare in full for near misses.
+    public func failedQueryParameters(_ request: HTTPRequest) -> Int {
+        queryParameters.reduce(0) { failed, entry in
+            failed
+                + (RequestPattern.anyValue(
+                    of: request.queryParameters, named: entry.key, passes: entry.value, exactName: true) ? 0 : 1)
+        }
+    }
+
     /// Whether any value of the field `name` passes, or, when there is none, whether absence passes.
     /// Walks the fields in place: this runs for every candidate stub of every request.
     private static func anyValue(
