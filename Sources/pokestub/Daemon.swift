@@ -63,7 +63,9 @@ final class Daemon: Sendable {
             store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
-            adminAccess: AdminAccess(token: configuration.adminToken, onMainServer: configuration.adminPort == nil),
+            adminAccess: AdminAccess(
+                token: configuration.adminToken, onMainServer: configuration.adminPort == nil,
+                host: configuration.host),
             logger: logger)
         server = HTTPServer(
             configuration: Daemon.serverConfiguration(configuration, port: configuration.port, socket: activatedSocket),

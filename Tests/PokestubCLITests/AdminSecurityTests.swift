@@ -63,6 +63,36 @@ struct AdminSecurityTests {
         #expect(try await Self.status(base + "/api/v2/pokemon/1/") == 200)
     }
 
+    @Test("without a token, a cross-site POST and a foreign Host get 403; the configured host is accepted")
+    func crossSite() async throws {
+        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        let port = try #require(base.split(separator: ":").last)
+        let stub = Data(#"{"request":{"urlPath":"/csrf"},"response":{"status":200,"body":"pwned"}}"#.utf8)
+        let post = try await HTTPFetch.send(
+            base + "/__admin/mappings", method: "POST", body: stub,
+            headers: ["Origin": "http://evil.example", "Content-Type": "text/plain"])
+        #expect(post.status == 403)
+        #expect(post.text.contains("Cross-origin admin request refused"))
+        #expect(try await Self.status(base + "/csrf") == 404)
+        let rebound = try await HTTPFetch.send(
+            base + "/__admin/requests?limit=1", headers: ["Host": "evil.example:\(port)"])
+        #expect(rebound.status == 403)
+        #expect(try await Self.status(base + "/__admin/requests?limit=1") == 200)
+
+        // Bound to every address (with the loud opt-out), the configured host may be named in Host.
+        let open = try PokestubProcess(
+            ["serve", "--host", "0.0.0.0", "--port", "0", "--stubs", Repository.stubs, "--admin-allow-unauthenticated"])
+        defer { open.signal(SIGTERM) }
+        let openBase = try await open.waitUntilListening()
+        let openPort = try #require(openBase.split(separator: ":").last)
+        let named = try await HTTPFetch.send(openBase + "/__admin/requests", headers: ["Host": "0.0.0.0:\(openPort)"])
+        #expect(named.status == 200)
+        let foreign = try await HTTPFetch.send(openBase + "/__admin/requests", headers: ["Host": "evil.example"])
+        #expect(foreign.status == 403)
+    }
+
     @Test("a short token is refused as configuration")
     func shortToken() async throws {
         let refused = try await PokestubProcess.run(["serve", "--admin-token", "short", "--stubs", Repository.stubs])

@@ -19,12 +19,15 @@ final class LiveServer: Sendable {
     ///   - stubRoot: A stub folder to load, or `nil` for runtime stubs only.
     ///   - journalCapacity: The journal size.
     ///   - threads: Server threads.
-    init(stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil) throws {
+    ///   - adminAccess: The admin token and the configured host.
+    init(
+        stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil, adminAccess: AdminAccess = AdminAccess()
+    ) throws {
         self.stubRoot = stubRoot
         let store = StubStore(root: stubRoot)
         let report = store.reload()
         #expect(report.problems.isEmpty, "stub problems: \(report.problems)")
-        engine = StubEngine(store: store, journalCapacity: journalCapacity)
+        engine = StubEngine(store: store, journalCapacity: journalCapacity, adminAccess: adminAccess)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads), handler: engine)
         try server.start()
@@ -34,7 +37,7 @@ final class LiveServer: Sendable {
     /// Runs `body` with a started server and always stops it.
     static func with<T>(
         stubRoot: String? = nil, journalCapacity: Int = 10_000, threads: Int? = nil,
-        _ body: (LiveServer) async throws -> T
+        adminAccess: AdminAccess = AdminAccess(), _ body: (LiveServer) async throws -> T
     ) async throws -> T {
         // Loading stubs takes a while in a debug build; it runs on a Dispatch thread so the few threads that
         // run test tasks stay free for the tests running beside this one.
@@ -42,7 +45,9 @@ final class LiveServer: Sendable {
             DispatchQueue.global().async {
                 continuation.resume(
                     with: Result {
-                        try LiveServer(stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads)
+                        try LiveServer(
+                            stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads,
+                            adminAccess: adminAccess)
                     })
             }
         }

@@ -49,7 +49,7 @@ struct SlowClientTests {
     func trickledHeaders() async throws {
         try await Self.withServer { server in
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\nX-Slow: ")
+            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             let sent = await Self.trickle(on: connection, budget: 100)
             // About 10 bytes fit in the 1 s header timeout; 100 would take 10 s.
             #expect(sent < 50, "the connection took \(sent) bytes 100 ms apart")
@@ -83,10 +83,10 @@ struct SlowClientTests {
     func idleKeepAliveIsNotCutOff() async throws {
         try await Self.withServer { server in
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(await connection.receiveResponses(1).hasPrefix("HTTP/1.1 200"))
             try await Task.sleep(for: .milliseconds(1_600))
-            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(await connection.receiveResponses(1).hasPrefix("HTTP/1.1 200"))
             #expect(server.slowConnectionsClosed == 0)
         }
@@ -99,7 +99,7 @@ struct SlowClientTests {
             var attackers: [RawConnection] = []
             for _ in 0..<limit {
                 let connection = try RawConnection(port: server.port)
-                try connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\n")
+                try connection.send("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 attackers.append(connection)
             }
             // The attack: every connection sends a header byte every 100 ms for up to 15 s, until the server
@@ -125,7 +125,8 @@ struct SlowClientTests {
             var roundsWhenAnswered = 0
             for _ in 0..<60 where !answered {
                 if let connection = try? RawConnection(port: server.port, timeout: .seconds(2)),
-                    (try? connection.send("GET /__admin/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                    (try? connection.send(
+                        "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
                         != nil,
                     await connection.receive().starts(with: Array("HTTP/1.1 200".utf8))
                 {
