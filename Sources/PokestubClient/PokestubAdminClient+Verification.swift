@@ -35,7 +35,9 @@ extension PokestubAdminClient {
     ///   - expected: The expected count, e.g. `.exactly(1)`, `.atLeast(2)` or `.never`.
     ///   - pattern: The request pattern.
     /// - Throws: ``PokestubClientError/verificationFailed(_:)`` when the count is not as expected; other
-    ///   ``PokestubClientError``s when the server cannot be asked.
+    ///   ``PokestubClientError``s when the server cannot be asked, e.g. ``PokestubClientError/refused(method:url:status:errors:)``
+    ///   with 409 and "The request journal is off" when the daemon keeps no journal (`--journal-max-entries 0`),
+    ///   so that `.never` cannot pass for lack of a journal.
     public func verify(_ expected: RequestCount, _ pattern: RequestPatternBuilder) async throws(PokestubClientError) {
         let count = try await countRequests(pattern)
         guard !expected.isSatisfied(by: count) else { return }

@@ -101,6 +101,18 @@ struct VerificationTests {
         }
     }
 
+    @Test("verify(.never, …) fails against a server whose journal is off, saying so")
+    func journalOff() async throws {
+        try await withStubServer(mappings: [Self.anything], journalCapacity: 0) { server in
+            _ = try await HTTPFetch.send(server.url("/api/v2/pokemon/1/"))
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.verify(.never, .get("/api/v2/pokemon/1/"))
+            }
+            #expect(error?.httpStatus == 409)
+            #expect(error?.description.contains("The request journal is off") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test("an empty journal says so")
     func emptyJournal() {
         let failure = VerificationFailure(expected: .exactly(1), actualCount: 0, pattern: .get("/x"))

@@ -129,6 +129,33 @@ struct AdminAPITests {
         }
     }
 
+    @Test("with the journal off, list, count, find, unmatched and near misses answer 409 as wait does")
+    func journalOff() async throws {
+        try await LiveServer.with(journalCapacity: 0) { server in
+            _ = try await server.send("GET", "/nope")
+            let pattern = #"{"urlPath": "/nope"}"#
+            let answers = [
+                try await server.admin("GET", "/requests"),
+                try await server.admin("GET", "/requests?limit=1"),
+                try await server.admin("POST", "/requests/count", json: pattern),
+                try await server.admin("POST", "/requests/find", json: pattern),
+                try await server.admin("GET", "/requests/unmatched"),
+                try await server.admin("GET", "/requests/unmatched/near-misses"),
+                try await server.admin("POST", "/requests/wait?timeoutMs=1", json: pattern),
+            ]
+            for (status, body) in answers {
+                #expect(status == 409)
+                guard case .array(let errors)? = body["errors"] else {
+                    Issue.record("no JSON reason in \(body)")
+                    continue
+                }
+                #expect(errors.first?["title"] == .string("The request journal is off"))
+                #expect(errors.first?["detail"]?.stringValue?.contains("journal.maxEntries is 0") == true)
+            }
+            #expect(try await server.admin("GET", "/health").0 == 200)
+        }
+    }
+
     @Test("reset clears the journal and the runtime stubs")
     func reset() async throws {
         try await LiveServer.with { server in

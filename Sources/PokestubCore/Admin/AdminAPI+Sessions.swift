@@ -65,9 +65,7 @@ extension AdminAPI {
         guard timeout <= 300_000 else {
             throw .badRequest("Invalid parameter timeoutMs", "expected at most 300000 ms, got \(timeout)")
         }
-        guard journal.isEnabled else {
-            throw AdminError(status: 409, title: "The request journal is off", detail: "journal.maxEntries is 0")
-        }
+        try requireJournal()
         let journal = self.journal
         let baseURL = journalBaseURL
         return .deferred { complete in

@@ -141,10 +141,12 @@ public struct AdminAPI: Sendable {
             journal.clear()
             return .json(.object([:]))
         case ("POST", "requests/count"):
+            try requireJournal()
             let pattern = try AdminAPI.requestPattern(request.body)
             let count = journal.events.filter { pattern.matches($0.request) }.count
             return .json(.object(["count": .integer(Int64(count))]))
         case ("POST", "requests/find"):
+            try requireJournal()
             let pattern = try AdminAPI.requestPattern(request.body)
             let found = journal.events.filter { pattern.matches($0.request) }
             return .json(.object(["requests": .array(found.map(loggedRequest))]))
@@ -155,9 +157,12 @@ public struct AdminAPI: Sendable {
             journal.removeAll { ids.contains($0.id) }
             return .json(.object(["requests": .array(removed.map(loggedRequest))]))
         case ("GET", "requests/unmatched"):
+            try requireJournal()
             let unmatched = journal.events.filter { !$0.wasMatched }
             return .json(.object(["requests": .array(unmatched.map(loggedRequest))]))
-        case ("GET", "requests/unmatched/near-misses"): return unmatchedNearMisses()
+        case ("GET", "requests/unmatched/near-misses"):
+            try requireJournal()
+            return unmatchedNearMisses()
         case ("GET", "requests/*"):
             guard let event = journal.event(id: try AdminAPI.uuid(id)) else {
                 throw .notFound("no serve event with id \(id)")
@@ -303,6 +308,7 @@ public struct AdminAPI: Sendable {
     // MARK: Requests
 
     private func listRequests(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        try requireJournal()
         var events = journal.events
         let total = events.count
         if let since = request.queryValues("since").first {
@@ -330,6 +336,15 @@ public struct AdminAPI: Sendable {
                 "meta": .object(["total": .integer(Int64(total))]),
                 "requestJournalDisabled": .bool(!journal.isEnabled),
             ]))
+    }
+
+    /// Throws 409 when the journal is off: an empty answer would pass `verify(.never, …)` whatever was sent.
+    func requireJournal() throws(AdminError) {
+        guard !journal.isEnabled else { return }
+        let key = basePath.isEmpty ? "journal.maxEntries" : "sessions.journalMaxEntries"
+        throw AdminError(
+            status: 409, title: "The request journal is off",
+            detail: "\(key) is 0, so no request is kept and none can be listed, counted or found")
     }
 
     private func loggedRequest(_ event: ServeEvent) -> JSONValue {
