@@ -93,8 +93,8 @@ extension PokestubAdminClient {
         }
     }
 
-    /// For every unmatched request, the stubs that came closest and how they differ
-    /// (`GET /__admin/requests/unmatched/near-misses`).
+    /// For each of the most recent unmatched requests (the server's default, 100), the stubs that came closest
+    /// and how they differ (`GET /__admin/requests/unmatched/near-misses`).
     ///
     /// - Returns: The near misses, grouped by request in journal order, closest stub first.
     /// - Throws: ``PokestubClientError``.

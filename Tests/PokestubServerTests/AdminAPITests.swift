@@ -156,6 +156,35 @@ struct AdminAPITests {
         }
     }
 
+    @Test("unmatched and near-misses honour limit; near-misses explain the most recent 100 by default")
+    func unmatchedLimits() async throws {
+        try await LiveServer.with { server in
+            let stub = #"{"request": {"method": "GET", "urlPath": "/miss"}, "response": {"status": 200}}"#
+            #expect(try await server.admin("POST", "/mappings", json: stub).0 == 201)
+            for number in 0..<150 {
+                _ = server.engine.handle(HTTPRequest(method: "GET", rawURL: "/miss/\(number)"))
+            }
+            _ = server.engine.handle(HTTPRequest(method: "GET", rawURL: "/miss"))
+            func urls(_ path: String, _ key: String) async throws -> [String] {
+                let (status, body) = try await server.admin("GET", path)
+                #expect(status == 200, "\(path)")
+                guard case .array(let items)? = body[key] else { return [] }
+                return items.compactMap { (key == "requests" ? $0 : $0["request"])?["url"]?.stringValue }
+            }
+            #expect(try await urls("/requests/unmatched", "requests").count == 150)
+            #expect(try await urls("/requests/unmatched?limit=2", "requests") == ["/miss/148", "/miss/149"])
+            #expect(try await urls("/requests/unmatched?limit=0", "requests").isEmpty)
+            #expect(Set(try await urls("/requests/unmatched/near-misses?limit=1", "nearMisses")) == ["/miss/149"])
+            let byDefault = try await urls("/requests/unmatched/near-misses", "nearMisses")
+            #expect(Set(byDefault) == Set((50..<150).map { "/miss/\($0)" }))
+            #expect(Set(try await urls("/requests/unmatched/near-misses?limit=1000", "nearMisses")).count == 150)
+            for bad in ["-1", "ten", ""] {
+                #expect(try await server.admin("GET", "/requests/unmatched?limit=\(bad)").0 == 400)
+                #expect(try await server.admin("GET", "/requests/unmatched/near-misses?limit=\(bad)").0 == 400)
+            }
+        }
+    }
+
     @Test("reset clears the journal and the runtime stubs")
     func reset() async throws {
         try await LiveServer.with { server in

@@ -12,7 +12,7 @@ import Foundation
 /// | `GET, DELETE /__admin/requests` | the journal, newest first (`?since=&limit=&unmatched=&matchingStub=`) |
 /// | `GET, DELETE /__admin/requests/{id}` | one serve event |
 /// | `POST /__admin/requests/count`, `/find`, `/remove` | by request pattern |
-/// | `GET /__admin/requests/unmatched`, `/unmatched/near-misses` | what no stub answered |
+/// | `GET /__admin/requests/unmatched`, `/unmatched/near-misses` | what no stub answered (`?limit=`) |
 /// | `POST /__admin/reset` | journal and runtime stubs |
 /// | `POST /__admin/recordings/start`, `/stop`, `/snapshot`, `GET /__admin/recordings/status` | recording |
 /// | `POST /__admin/requests/reset` | clear the journal (WireMock's older route) |
@@ -158,11 +158,12 @@ public struct AdminAPI: Sendable {
             return .json(.object(["requests": .array(removed.map(loggedRequest))]))
         case ("GET", "requests/unmatched"):
             try requireJournal()
-            let unmatched = journal.events.filter { !$0.wasMatched }
+            let unmatched = try recentUnmatched(limit: AdminAPI.intParameter(request, "limit"))
             return .json(.object(["requests": .array(unmatched.map(loggedRequest))]))
         case ("GET", "requests/unmatched/near-misses"):
             try requireJournal()
-            return unmatchedNearMisses()
+            let limit = try AdminAPI.intParameter(request, "limit") ?? AdminAPI.defaultNearMissRequests
+            return unmatchedNearMisses(recentUnmatched(limit: limit))
         case ("GET", "requests/*"):
             guard let event = journal.event(id: try AdminAPI.uuid(id)) else {
                 throw .notFound("no serve event with id \(id)")
@@ -351,11 +352,22 @@ public struct AdminAPI: Sendable {
         event.request.journalJSON(baseURL: journalBaseURL, receivedAt: event.receivedAt)
     }
 
-    private func unmatchedNearMisses() -> HTTPResponse {
+    /// How many of the most recent unmatched requests `GET /__admin/requests/unmatched/near-misses` explains
+    /// without `?limit=`: each costs a search of the stubs, and a full journal took 17 s and 36 MB.
+    static let defaultNearMissRequests = 100
+
+    /// The most recent `limit` unmatched requests (all without a limit), oldest first.
+    private func recentUnmatched(limit: Int?) -> [ServeEvent] {
+        let events = journal.events
+        guard let limit else { return events.filter { !$0.wasMatched } }
+        return Array(events.reversed().lazy.filter { !$0.wasMatched }.prefix(limit).reversed())
+    }
+
+    private func unmatchedNearMisses(_ unmatched: [ServeEvent]) -> HTTPResponse {
         let index = store.index
         let baseURL = journalBaseURL
         var nearMisses: [JSONValue] = []
-        for event in journal.events where !event.wasMatched {
+        for event in unmatched {
             for nearMiss in NearMiss.closest(to: event.request, in: index) {
                 nearMisses.append(
                     .object([
