@@ -111,6 +111,7 @@ final class Daemon: Sendable {
             try server.start()
             engine.info.baseURL = server.baseURL
             try adminServer?.start()
+            engine.info.adminBaseURL = adminServer?.baseURL
         } catch {
             server.stop(gracePeriod: .zero)
             throw CommandFailure(status: .unavailable, message: error.description)

@@ -93,6 +93,24 @@ struct AdminSecurityTests {
         #expect(foreign.status == 403)
     }
 
+    @Test("with adminPort, a new session's adminUrl is on the admin port and answers there")
+    func sessionAdminURLOnOwnPort() async throws {
+        let server = try PokestubProcess(["serve", "--port", "0", "--admin-port", "0", "--stubs", Repository.stubs])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        let adminLine = try await server.waitForLine(startingWith: "pokestub admin API on ")
+        let admin = String(adminLine.dropFirst("pokestub admin API on ".count).dropLast("/__admin".count))
+        let created = try await HTTPFetch.send(admin + "/__admin/sessions", method: "POST")
+        #expect(created.status == 201)
+        let session = try JSONSerialization.jsonObject(with: created.body) as? [String: Any]
+        let adminURL = try #require(session?["adminUrl"] as? String)
+        let baseURL = try #require(session?["baseUrl"] as? String)
+        #expect(adminURL.hasPrefix(admin + "/__admin/sessions/"), "\(adminURL)")
+        #expect(baseURL.hasPrefix(base + "/__sessions/"), "\(baseURL)")
+        #expect(try await Self.status(adminURL + "/requests") == 200)
+        #expect(try await Self.status(baseURL + "/api/v2/pokemon/1/") == 200)
+    }
+
     @Test("a short token is refused as configuration")
     func shortToken() async throws {
         let refused = try await PokestubProcess.run(["serve", "--admin-token", "short", "--stubs", Repository.stubs])

@@ -31,7 +31,7 @@ extension AdminAPI {
         }
         do {
             let session = try sessions.create(name: name, idleTimeoutSeconds: idle)
-            return .json(session.json(baseURL: info.baseURL), status: 201)
+            return .json(session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL), status: 201)
         } catch {
             switch error {
             case .tooManySessions(let limit):

@@ -193,12 +193,12 @@ public struct AdminAPI: Sendable {
             let all = try requireSessions().all
             return .json(
                 .object([
-                    "sessions": .array(all.map { $0.json(baseURL: info.baseURL) }),
+                    "sessions": .array(all.map { $0.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL) }),
                     "meta": .object(["total": .integer(Int64(all.count))]),
                 ]))
         case ("GET", "sessions/*"):
             guard let session = try requireSessions().session(id: id) else { throw .notFound("no session \(id)") }
-            return .json(session.json(baseURL: info.baseURL))
+            return .json(session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL))
         case ("DELETE", "sessions/*"):
             guard try requireSessions().remove(id: id) else { throw .notFound("no session \(id)") }
             return .json(.object([:]))

@@ -13,6 +13,7 @@ public final class ServerInfo: Sendable {
     /// When the server started.
     public let startedAt: Date
     private let baseURLState: Mutex<String>
+    private let adminBaseURLState = Mutex<String?>(nil)
 
     /// Creates the facts; the base URL is set once the server knows its port.
     public init(mode: ServeMode, startedAt: Date = Date(), baseURL: String = "http://127.0.0.1") {
@@ -25,5 +26,12 @@ public final class ServerInfo: Sendable {
     public var baseURL: String {
         get { baseURLState.withLock { $0 } }
         set { baseURLState.withLock { $0 = newValue } }
+    }
+
+    /// The base URL of the admin API's own port (config `adminPort`), e.g. `http://127.0.0.1:8081`; `nil` when
+    /// the admin API is served on ``baseURL``.
+    public var adminBaseURL: String? {
+        get { adminBaseURLState.withLock { $0 } }
+        set { adminBaseURLState.withLock { $0 = newValue } }
     }
 }

@@ -62,11 +62,16 @@ public final class Session: Sendable {
     }
 
     /// The session as the admin API shows it.
-    public func json(baseURL: String) -> JSONValue {
+    ///
+    /// - Parameters:
+    ///   - baseURL: The daemon's base URL, under which the session's `baseUrl` lies.
+    ///   - adminBaseURL: Where the daemon serves `/__admin` (its admin port, config `adminPort`), under which
+    ///     the session's `adminUrl` lies; `nil` for `baseURL`.
+    public func json(baseURL: String, adminBaseURL: String? = nil) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id),
             "baseUrl": .string(baseURL + basePath),
-            "adminUrl": .string(baseURL + AdminAPI.prefix + "/sessions/" + id),
+            "adminUrl": .string((adminBaseURL ?? baseURL) + AdminAPI.prefix + "/sessions/" + id),
             "idleTimeoutSeconds": .integer(Int64(idleTimeoutSeconds)),
             "createdAt": .string(ServeEvent.timestamp(createdAt)),
             "lastUsedAt": .string(ServeEvent.timestamp(lastUsed)),
