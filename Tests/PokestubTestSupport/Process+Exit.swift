@@ -27,7 +27,7 @@ extension Process {
     }
 
     /// The exit status (or the number of the signal that ended it) once the process has exited; `nil` while
-    /// it runs.
+    /// it runs; -1 in the rare case that Foundation reaped it but never said so within a second.
     package var exitStatus: Int32? {
         if !isRunning { return terminationStatus }
         let pid = processIdentifier
@@ -45,8 +45,9 @@ extension Process {
             return status
         }
         if result == -1 && errno == ECHILD {
-            // Foundation reaped it just now and is about to say so.
-            return terminationStatus
+            // Foundation reaped it just now and is about to say so; `terminationStatus` traps until it has.
+            for _ in 0..<1_000 where isRunning { usleep(1_000) }
+            return isRunning ? -1 : terminationStatus
         }
         return nil
     }
