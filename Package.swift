@@ -97,6 +97,12 @@ let package = Package(
             dependencies: ["PokemonClient", "PokestubTesting", "PokestubClient", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // The Swift examples of README.md, Docs/ and the DocC catalogs, compiled and run, importing only products.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["PokemonClient", "PokestubClient", "PokestubTesting", "PokestubTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // Hostile input: what the fuzzers (Fuzz/) found, hostile admin JSON, regex bombs, over raw sockets too.
         .testTarget(
             name: "PokestubRobustnessTests",
