@@ -65,7 +65,8 @@ final class Daemon: Sendable {
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
             adminAccess: AdminAccess(
                 token: configuration.adminToken, onMainServer: configuration.adminPort == nil,
-                host: configuration.host),
+                host: configuration.host,
+                acceptsAnyHost: configuration.adminAllowUnauthenticated && !configuration.bindsLoopbackOnly),
             logger: logger)
         server = HTTPServer(
             configuration: Daemon.serverConfiguration(configuration, port: configuration.port, socket: activatedSocket),

@@ -116,4 +116,14 @@ struct AdminCrossSiteTests {
             #expect(try await Self.status(server, "/requests", ["Host": "other.lan:8080"]) == 403)
         }
     }
+
+    @Test("opened to other machines on purpose: any Host passes without a token, Origin is still checked")
+    func openedOnPurpose() async throws {
+        let access = AdminAccess(host: "0.0.0.0", acceptsAnyHost: true)
+        try await LiveServer.with(adminAccess: access) { (server: LiveServer) async throws in
+            #expect(try await Self.status(server, "/requests", ["Host": "ci-runner-7:8080"]) == 200)
+            #expect(try await Self.status(server, "/requests", ["Host": "10.1.2.3:8080"]) == 200)
+            #expect(try await Self.status(server, "/requests", ["Origin": "http://evil.example"]) == 403)
+        }
+    }
 }

@@ -10,7 +10,9 @@ import Foundation
 /// than a loopback name or address (`localhost`, `127.0.0.0/8`, `::1`) or the configured ``host`` gets 403, so
 /// a web page cannot add stubs with a cross-site "simple" POST. Without a token the `Host` header must name
 /// such a host too, which defeats DNS rebinding (a page whose own name resolves to 127.0.0.1 still sends that
-/// name as `Host`). With a token, `Host` is not checked: CI hosts reach a shared daemon by machine name.
+/// name as `Host`). With a token, `Host` is not checked: CI hosts reach a shared daemon by machine name. Nor is
+/// it when the admin API was deliberately opened to other machines without a token
+/// (``acceptsAnyHost``, from `adminAllowUnauthenticated` off loopback): they reach it by name too.
 public struct AdminAccess: Sendable {
     /// The bearer token, or `nil` for an open admin API (fine on loopback).
     public var token: String?
@@ -19,12 +21,15 @@ public struct AdminAccess: Sendable {
     /// The configured listening host (config `host`), which `Origin` and `Host` may name besides loopback;
     /// `nil` for loopback only.
     public var host: String?
+    /// Whether any `Host` is accepted without a token: the admin API was opened to other machines on purpose.
+    public var acceptsAnyHost: Bool
 
     /// Creates a policy; the default is open, served on the main server, and reachable by loopback names only.
-    public init(token: String? = nil, onMainServer: Bool = true, host: String? = nil) {
+    public init(token: String? = nil, onMainServer: Bool = true, host: String? = nil, acceptsAnyHost: Bool = false) {
         self.token = token
         self.onMainServer = onMainServer
         self.host = host
+        self.acceptsAnyHost = acceptsAnyHost
     }
 
     /// The refusal for a request that may not use the admin API, or `nil` when it may.
@@ -59,7 +64,7 @@ public struct AdminAccess: Sendable {
                 )
             }
         }
-        guard token == nil else { return nil }
+        guard token == nil, !acceptsAnyHost else { return nil }
         for authority in request.headers.values(for: "Host") {
             guard let name = AdminAccess.host(ofAuthority: authority), isAllowed(name) else {
                 return AdminError(
