@@ -104,6 +104,13 @@ final class Daemon: Sendable {
                 status: .dataError,
                 message: "cannot start: \(report.problems.count) problem(s) in \(configuration.stubs)\n\(lines)")
         }
+        var isFolder: ObjCBool = false
+        let mappings = (configuration.stubs as NSString).appendingPathComponent("mappings")
+        if !FileManager.default.fileExists(atPath: mappings, isDirectory: &isFolder) || !isFolder.boolValue {
+            // Easy to get by pointing --stubs one level off; the daemon would otherwise answer 404 to everything.
+            logger.warning(
+                "\(mappings) is not a folder: no stubs are read from files (--stubs names the folder above it)")
+        }
         // Upstream links in bodies are rewritten to the base URL, so it is set before the first request can
         // arrive: before listening when the port is known, else (port 0) as soon as it is.
         let knownPort = activatedSocket.flatMap(HTTPServer.port(ofListeningSocket:)) ?? configuration.port
