@@ -40,6 +40,22 @@ struct LinkRewriterTests {
         #expect(first === second)
     }
 
+    @Test("a rewritten body lives exactly as long as the stub body it was made from")
+    func rewrittenBodyLifetime() {
+        let rewriter = rewriter()
+        weak var rewritten: ResponseBody?
+        do {
+            // The stub set a reload replaces: its body, rewritten once, then the set is gone.
+            let linked = HTTPResponse(status: 200, body: ResponseBody(#"{"url": "https://pokeapi.co/api/v2/x/"}"#))
+            let served = rewriter.rewrite(linked).body
+            rewritten = served
+            #expect(served !== linked.body)
+            #expect(rewritten != nil)
+        }
+        // Kept in a cache of the rewriter's own, it outlived its stub until the cache was next pruned.
+        #expect(rewritten == nil)
+    }
+
     @Test("a new daemon base URL or a new upstream base is picked up")
     func followsChanges() {
         let info = ServerInfo(mode: .replay, baseURL: "http://127.0.0.1:1111")

@@ -12,34 +12,19 @@ import Synchronization
 /// or the end of a token is replaced with the daemon's base URL (``ServerInfo/baseURL``), in bodies and in
 /// the `Location` header of redirects. JSON's escaped form (`https:\/\/pokeapi.co`) is handled too.
 ///
-/// The rewritten body is prepared once per body and base URL and cached, keyed by the identity of the
-/// stub's ``ResponseBody``: after the first request, serving costs one uncontended lock and one dictionary
-/// lookup, and a body without upstream links is served as it is (no copy). Binary bodies (images, audio,
-/// archives) are never touched. Turn the whole thing off with the config key `rewriteUpstreamLinks: false`.
+/// The rewritten body is prepared once per body and base URL and kept with the stub's ``ResponseBody``
+/// (``ResponseBody/variant(for:make:)``), so it lives exactly as long as the stub does: after the first
+/// request, serving costs one uncontended lock and one dictionary lookup, and a body without upstream links is
+/// served as it is (no copy). Binary bodies (images, audio, archives) are never touched. Turn the whole thing
+/// off with the config key `rewriteUpstreamLinks: false`.
 public final class LinkRewriter: Sendable {
     private let info: ServerInfo
     private let state: Mutex<State>
 
     private struct State {
         var bases: [String]
-        var cache: [CacheKey: Entry] = [:]
-        var pruneAt = 1_024
-    }
-
-    /// A body and the base URL its links point at (the daemon's, or a session's).
-    private struct CacheKey: Hashable {
-        var body: ObjectIdentifier
-        var target: String
-    }
-
-    private struct Entry {
-        /// The body the entry was made for; weak so replaced stubs free their memory.
-        weak var source: ResponseBody?
-        /// Whether the body holds any upstream link.
-        var hasLinks: Bool
-        /// The base URL `rewritten` points at.
-        var target: String
-        var rewritten: ResponseBody?
+        /// Changes with `bases`, so bodies rewritten for the old bases are not reused.
+        var generation = 0
     }
 
     /// Creates a rewriter.
@@ -67,15 +52,15 @@ public final class LinkRewriter: Sendable {
             let updated = LinkRewriter.normalized(state.bases + [base])
             if updated != state.bases {
                 state.bases = updated
-                state.cache = [:]
+                state.generation += 1
             }
         }
     }
 
-    /// A stub's response with upstream links pointing at the daemon, from the cache after the first time.
+    /// A stub's response with upstream links pointing at the daemon, made once per body and base URL.
     ///
     /// - Parameters:
-    ///   - response: The stub's response (its body object and the target are the cache key).
+    ///   - response: The stub's response; the rewritten body is kept with its body object.
     ///   - base: The base URL links should point at; default the daemon's (a session passes its own).
     /// - Returns: The response to send; the same body object when there is nothing to rewrite.
     public func rewrite(_ response: HTTPResponse, to base: String? = nil) -> HTTPResponse {
@@ -84,32 +69,12 @@ public final class LinkRewriter: Sendable {
         rewriteLocation(&result, to: target)
         let body = response.body
         guard body.count >= 8 else { return result }
-        let key = CacheKey(body: ObjectIdentifier(body), target: target)
-        let cached: Entry? = state.withLock { state in
-            guard let entry = state.cache[key], entry.source === body else { return nil }
-            return entry
-        }
-        if let cached, !cached.hasLinks { return result }
-        if let cached, cached.target == target, let rewritten = cached.rewritten {
-            result.body = rewritten
-            return result
-        }
-        let bases = upstreamBases
-        var entry = Entry(source: body, hasLinks: false, target: target, rewritten: nil)
-        if !LinkRewriter.isBinary(response.headers["Content-Type"]),
-            let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
-        {
-            entry.hasLinks = true
-            entry.rewritten = ResponseBody(data)
-            result.body = entry.rewritten!
-        }
-        state.withLock { state in
-            guard state.bases == bases else { return }
-            state.cache[key] = entry
-            if state.cache.count >= state.pruneAt {
-                state.cache = state.cache.filter { $0.value.source != nil }
-                state.pruneAt = max(1_024, state.cache.count * 2)
-            }
+        let (bases, generation) = state.withLock { ($0.bases, $0.generation) }
+        result.body = body.variant(for: ResponseBody.VariantKey(generation: generation, target: target)) {
+            guard !LinkRewriter.isBinary(response.headers["Content-Type"]),
+                let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
+            else { return nil }
+            return ResponseBody(data)
         }
         return result
     }
