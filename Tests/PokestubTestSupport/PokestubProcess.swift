@@ -52,14 +52,19 @@ package final class PokestubProcess: Sendable {
     /// - Parameters:
     ///   - arguments: The arguments after the program name, such as `["serve", "--port", "0"]`.
     ///   - environment: The whole environment of the process: nothing else is inherited, except that
-    ///     `PATH` is `/usr/bin:/bin` unless `environment` sets it.
+    ///     `PATH` is `/usr/bin:/bin` unless `environment` sets it, and that the sanitizer settings of a
+    ///     `scripts/sanitizers.sh` run (``sanitizerVariables``) pass through.
     ///   - workingDirectory: The folder it starts in; the test process's own by default.
     /// - Throws: ``TestFailure`` when there is no binary; `Process`'s error when it cannot start.
     package init(_ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil) throws {
         process = Process()
         process.executableURL = try PokestubProcess.executable()
         process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { lhs, _ in lhs }
+        let inherited = ProcessInfo.processInfo.environment.filter {
+            PokestubProcess.sanitizerVariables.contains($0.key)
+        }
+        let defaults = inherited.merging(["PATH": "/usr/bin:/bin"]) { lhs, _ in lhs }
+        process.environment = environment.merging(defaults) { lhs, _ in lhs }
         if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         let out = Pipe()
         let err = Pipe()
@@ -77,6 +82,14 @@ package final class PokestubProcess: Sendable {
         }
         try process.run()
     }
+
+    /// Variables a sanitized `pokestub` needs from a `scripts/sanitizers.sh` run: the sanitizers' options
+    /// (suppressions, and `log_path`, where the script counts reports) and the preloaded shim that shows the
+    /// thread sanitizer how `Synchronization.Mutex` hands over a lock. Without them a sanitized daemon reports
+    /// each contended `Mutex` as a race, on standard error, and exits 66.
+    package static let sanitizerVariables: Set<String> = [
+        "TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS", "LD_PRELOAD", "SWIFT_BACKTRACE",
+    ]
 
     /// Runs `pokestub` to the end.
     ///
