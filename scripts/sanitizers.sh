@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # Runs the test suite under the thread sanitizer, then under the address sanitizer (with leak detection).
 #
-#   scripts/sanitizers.sh [--filter REGEX]... [--only thread|address] [--skip REGEX]...
+#   scripts/sanitizers.sh [--ci] [--filter REGEX]... [--only thread|address] [--skip REGEX]...
 #
+#   --ci             the part scripts/test.sh (and so CI) runs: the PokestubCore, PokestubServer and
+#                    PokestubRobustness tests under the thread sanitizer, PokestubCore and PokestubRobustness
+#                    under the address sanitizer, less four wall-time-bound tests (see below)
 #   --filter REGEX   run only matching tests (passed to `swift test --filter`; repeatable), e.g.
 #                    --filter PokestubServerTests --filter PokestubCoreTests
 #   --skip REGEX     leave matching tests out (`swift test --skip`; repeatable)
 #   --only KIND      run one sanitizer: thread or address
 #
-# Each sanitizer builds into its own scratch path (/tmp/pokestub-tsan, /tmp/pokestub-asan; override with
-# TSAN_SCRATCH and ASAN_SCRATCH) so it never disturbs a normal build. Logs go to $SANITIZER_LOGS (default
-# /tmp/pokestub-sanitizers). The exit status is 0 only when every test passed and no sanitizer reported
-# anything: a report fails the run even when the test that triggered it passed.
+# Without --ci and --filter it runs every test target. Each sanitizer builds into its own scratch path
+# (.build/tsan, .build/asan; override with TSAN_SCRATCH and ASAN_SCRATCH) so it never disturbs a normal build.
+# Logs go to $SANITIZER_LOGS (default .build/sanitizers). Reports from every process of the run, the test
+# runner and the pokestub daemons the tests start, are written to $SANITIZER_LOGS/KIND-report.PID (the
+# sanitizers' log_path), so a report in a child process counts too. The exit status is 0 only when every test
+# passed and no sanitizer reported anything: a report fails the run even when the test that triggered it
+# passed. A test run that takes longer than SANITIZER_TIMEOUT seconds (default 1800) is stopped and fails.
 #
 # The sanitizer runtimes ship with the Swift toolchain (usr/lib/clang/*/lib/linux/libclang_rt.{tsan,asan}*);
-# Debian 12 needs no extra package. Under the thread sanitizer, scripts/sanitizers/tsan-mutex.c (built here
+# Debian 12 needs no extra package (libc6-dev, for the shim below, is installed by
+# scripts/install-dependencies.sh --test). Under the thread sanitizer, scripts/sanitizers/tsan-mutex.c (built here
 # with the toolchain's clang and preloaded) shows TSan how Swift's Synchronization.Mutex hands over a
 # contended lock; without it every contended Mutex reads as a data race. Suppressions for reports outside
 # pokestub's code are in scripts/sanitizers/ with the reason for each.
@@ -24,8 +31,10 @@ cd "$(dirname "$script")/.."
 
 filters=()
 kinds=(thread address)
+ci=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
+    --ci) ci=1 && shift ;;
     --filter) filters+=(--filter "$2") && shift 2 ;;
     --skip) filters+=(--skip "$2") && shift 2 ;;
     --only) kinds=("$2") && shift 2 ;;
@@ -37,17 +46,39 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-logs="${SANITIZER_LOGS:-/tmp/pokestub-sanitizers}"
+# --ci: the in-process targets, PokestubCore, PokestubServer and PokestubRobustness under the thread sanitizer
+# and PokestubCore and PokestubRobustness under the address sanitizer. Left out, each because it bounds wall
+# time, which the sanitizers stretch (ASan with the slow unwinder about 4x, TSan 5-15x, more with the other
+# suites running beside it on two cores) while nothing they check is about time:
+# - objectsBeyondTheBudget: a budgeted comparison must give up within 20 s; 24 s under TSan, 35 s under ASan.
+# - stopIsPrompt: stop must return within 1.5 s of refused requests; 2.3 s under ASan.
+# - delayDoesNotBlock: 20 requests must be answered within a stub's 10 s delay; not so under either
+#   sanitizer in a run of every target.
+# - idleKeepAliveIsNotCutOff: reads a second answer with a 5 s receive timeout after 1.6 s idle against a 1 s
+#   header timeout; under either sanitizer, with other suites beside it, the answer came later (alone it
+#   passes in 3 s under ASan, and no connection was cut for a deadline).
+# PokestubServer under ASan (most of its socket tests read answers with fixed timeouts, which the two tests
+# above are the first to miss) and the other targets
+# (they start pokestub daemons and Python upstreams as processes and wait for them with fixed timeouts; a
+# daemon under ASan takes more than the 20 s allowed to load the shipped stubs) run only without --ci.
+ci_skips=(--skip 'JSONBodyBlowupTests/objectsBeyondTheBudget' --skip 'RefusedRequestTests/stopIsPrompt'
+    --skip 'ServingTests/delayDoesNotBlock' --skip 'SlowClientTests/idleKeepAliveIsNotCutOff')
+ci_thread_filters=(--filter PokestubCoreTests --filter PokestubServerTests --filter PokestubRobustnessTests)
+ci_address_filters=(--filter PokestubCoreTests --filter PokestubRobustnessTests)
+
+logs="${SANITIZER_LOGS:-$(pwd)/.build/sanitizers}"
 mkdir -p "$logs"
+timeout_seconds="${SANITIZER_TIMEOUT:-1800}"
 suppressions="$(pwd)/scripts/sanitizers"
 status=0
 
 for kind in "${kinds[@]}"; do
     case "$kind" in
     thread)
-        scratch="${TSAN_SCRATCH:-/tmp/pokestub-tsan}"
+        scratch="${TSAN_SCRATCH:-$(pwd)/.build/tsan}"
         # halt_on_error=0: collect every report of the run, not just the first.
         export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$suppressions/tsan.supp"
+        TSAN_OPTIONS+=" log_path=$logs/thread-report"
         pattern='WARNING: ThreadSanitizer'
         clang="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
         preload="$logs/tsan-mutex.so"
@@ -56,35 +87,46 @@ for kind in "${kinds[@]}"; do
         fi
         ;;
     address)
-        scratch="${ASAN_SCRATCH:-/tmp/pokestub-asan}"
+        scratch="${ASAN_SCRATCH:-$(pwd)/.build/asan}"
         preload=""
         # fast_unwind_on_malloc=0: libcurl and libmicrohttpd have no frame pointers, so the fast unwinder stops
         # at them and a leak allocated inside them cannot be told apart by who called them (about 4x slower).
         export ASAN_OPTIONS="detect_leaks=1 halt_on_error=1 detect_stack_use_after_return=1 fast_unwind_on_malloc=0"
+        ASAN_OPTIONS+=" log_path=$logs/address-report"
         export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp print_suppressions=0"
         pattern='ERROR: (AddressSanitizer|LeakSanitizer)'
         ;;
     *) echo "unknown sanitizer: $kind (thread or address)" >&2 && exit 2 ;;
     esac
+    run_filters=("${filters[@]}")
+    if [[ $ci -eq 1 && $kind == thread ]]; then run_filters=("${ci_thread_filters[@]}" "${ci_skips[@]}" "${filters[@]}"); fi
+    if [[ $ci -eq 1 && $kind == address ]]; then run_filters=("${ci_address_filters[@]}" "${ci_skips[@]}" "${filters[@]}"); fi
     log="$logs/$kind.log"
+    rm -f "$logs/$kind-report."*
     echo "== $kind sanitizer: building into $scratch"
+    started=$SECONDS
     if ! swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" >"$logs/$kind-build.log" 2>&1; then
         tail -30 "$logs/$kind-build.log"
         echo "!! $kind: build failed (log $logs/$kind-build.log)"
         status=1
         continue
     fi
-    echo "== $kind sanitizer: testing ${filters[*]:-(all tests)}; log $log"
+    echo "   built in $((SECONDS - started)) s"
+    echo "== $kind sanitizer: testing ${run_filters[*]:-(all tests)}; log $log"
+    started=$SECONDS
     # The Swift runtime's backtracer would catch a sanitizer's trap first; leave it to the sanitizer.
-    SWIFT_BACKTRACE=enable=no LD_PRELOAD="$preload" swift test --skip-build --sanitize="$kind" \
-        --scratch-path "$scratch" "${filters[@]}" >"$log" 2>&1
+    SWIFT_BACKTRACE=enable=no LD_PRELOAD="$preload" timeout -k 10 "$timeout_seconds" \
+        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${run_filters[@]}" >"$log" 2>&1
     tests=$?
-    reports=$(grep -cE "$pattern" "$log")
-    grep -E '(Test run with|Executed [0-9]+ tests)' "$log" | tail -2
-    echo "   tests exit status $tests, $reports sanitizer report(s)"
-    if [[ $reports -gt 0 ]]; then
-        grep -E -A12 "$pattern" "$log" | head -60
-    fi
+    [[ $tests -eq 124 ]] && echo "!! $kind: the test run took more than $timeout_seconds s and was stopped"
+    reported=$(grep -lE "$pattern" "$log" "$logs/$kind-report."* 2>/dev/null)
+    reports=$(cat $reported /dev/null | grep -cE "$pattern")
+    grep -E '(Test run with|Executed [0-9]+ tests)' "$log" | tail -1
+    echo "   tests exit status $tests after $((SECONDS - started)) s, $reports sanitizer report(s)"
+    for file in $reported; do
+        echo "-- $file"
+        grep -E -A12 "$pattern" "$file" | head -60
+    done
     if [[ $tests -ne 0 ]]; then
         grep -E '(✘|error:|failed)' "$log" | head -20
     fi
