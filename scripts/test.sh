@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every check CI runs: formatting, the committed stubs, a warning-free
-# build, and the whole test suite.
+# build, the whole test suite, and then the in-process test targets under the thread and address sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh --test
@@ -31,3 +31,6 @@ rm -f "$bench_log"
 
 echo "== tests"
 swift test --skip-build
+
+echo "== tests under the thread and address sanitizers (the in-process targets; see scripts/sanitizers.sh)"
+scripts/sanitizers.sh --ci
