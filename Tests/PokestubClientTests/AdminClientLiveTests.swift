@@ -150,7 +150,11 @@ struct AdminClientLiveTests {
 
     @Test("a server that is not there is a transport error naming the URL")
     func nothingListening() async throws {
-        let baseURL = try withStubServerSync { server in server.baseURL }
+        // A port that refuses connections for the whole test (a stopped server's port could be taken by
+        // another test's server meanwhile, which then answered).
+        let reserved = try ListeningSocket.refusingPort()
+        defer { withExtendedLifetime(reserved) {} }
+        let baseURL = try #require(URL(string: "http://127.0.0.1:\(reserved.port)"))
         let admin = PokestubAdminClient(baseURL: baseURL, timeoutSeconds: 5)
         let error = await #expect(throws: PokestubClientError.self) { try await admin.health() }
         guard case .transport(let method, let url, _)? = error else {

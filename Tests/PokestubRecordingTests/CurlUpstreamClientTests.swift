@@ -97,7 +97,9 @@ struct CurlUpstreamClientTests {
         } else {
             Issue.record("a cut-off body was accepted: \(cut)")
         }
-        let port = try ListeningSocket.unusedPort()
+        let reserved = try ListeningSocket.refusingPort()
+        defer { withExtendedLifetime(reserved) {} }
+        let port = reserved.port
         let refused = await send(client, UpstreamRequest(method: "GET", url: "http://127.0.0.1:\(port)/x"))
         if case .failure(let error) = refused {
             #expect(error.kind == .unreachable && error.status == 502)

@@ -121,7 +121,9 @@ struct RecordReplayTests {
         let cut = try await server.send("GET", "/cut")
         #expect(cut.status == 502)
         #expect(try JSONValue.parse(cut.body)["error"] == .string("failed"))
-        let port = try ListeningSocket.unusedPort()
+        let reserved = try ListeningSocket.refusingPort()
+        defer { withExtendedLifetime(reserved) {} }
+        let port = reserved.port
         let refusing = try RecordingServer(
             root: folder.path, mode: .recordMissing, upstream: "http://127.0.0.1:\(port)")
         defer { refusing.stop() }

@@ -15,10 +15,12 @@ import Foundation
         /// The port it listens on, 1 to 65535.
         package let port: Int
 
-        /// Binds `127.0.0.1:0`, listens (backlog 64) and reads the port back.
+        /// Binds `127.0.0.1:0`, listens (backlog 64) unless told not to, and reads the port back.
         ///
+        /// - Parameter listening: `false` binds without listening: connecting is refused at once, and the port
+        ///   stays taken (no other test's server can get it) for as long as the instance lives.
         /// - Throws: ``TestFailure`` with `errno` when the socket cannot be made, bound or put to listen.
-        package init() throws {
+        package init(listening: Bool = true) throws {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
             self.descriptor = descriptor
@@ -28,7 +30,9 @@ import Foundation
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                    guard bind(descriptor, pointer, length) == 0, listen(descriptor, 64) == 0 else { return -1 }
+                    guard bind(descriptor, pointer, length) == 0, !listening || listen(descriptor, 64) == 0 else {
+                        return -1
+                    }
                     return getsockname(descriptor, pointer, &length)
                 }
             }
@@ -40,13 +44,13 @@ import Foundation
             port = Int(UInt16(bigEndian: address.sin_port))
         }
 
-        /// A port on `127.0.0.1` that nothing listens on: picked by the system, then closed again, so connecting
-        /// to it is refused (until something else happens to take it).
+        /// A port on `127.0.0.1` that refuses connections for as long as the returned socket lives: bound, not
+        /// listening. (A port picked and closed again could be taken by another test's server meanwhile.)
         ///
-        /// - Returns: The port.
-        /// - Throws: As ``init()``.
-        package static func unusedPort() throws -> Int {
-            try ListeningSocket().port
+        /// - Returns: The socket holding the port; read ``port``.
+        /// - Throws: As ``init(listening:)``.
+        package static func refusingPort() throws -> ListeningSocket {
+            try ListeningSocket(listening: false)
         }
 
         deinit { close(descriptor) }
