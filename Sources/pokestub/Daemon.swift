@@ -60,7 +60,8 @@ final class Daemon: Sendable {
                 timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
             logger: logger)
         engine = StubEngine(
-            store: store, journalCapacity: configuration.journalMaxEntries, mode: configuration.mode,
+            store: store, journalCapacity: configuration.journalMaxEntries,
+            journalMaxBodyBytes: configuration.journalMaxBodyBytes, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
             adminAccess: AdminAccess(

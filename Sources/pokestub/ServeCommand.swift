@@ -32,6 +32,8 @@ enum ServeCommand {
           --recording-large-body-bytes N
                                         larger bodies are written to __files/ (default 65536)
           --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
+          --journal-max-body-bytes N    request-body bytes the journal keeps; older events go first
+                                        beyond it (default 67108864)
           --log-level LEVEL             error | warning | notice | info | debug (default info)
           --watch-stubs true|false      reload when stub files change (default true)
           --preload-body-files true|false

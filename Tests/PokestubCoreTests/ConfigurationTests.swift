@@ -43,13 +43,17 @@ struct ConfigurationTests {
     func configFile() throws {
         try TemporaryDirectory.with { directory in
             try directory.write(
-                #"{"port": 9000, "mode": "record-missing", "journal": {"maxEntries": 5}, "logLevel": "debug"}"#,
+                #"""
+                {"port": 9000, "mode": "record-missing", "journal": {"maxEntries": 5, "maxBodyBytes": 4096},
+                 "logLevel": "debug"}
+                """#,
                 to: "config.json")
             let (configuration, file) = try resolve(in: directory)
             #expect(file == "config.json")
             #expect(configuration.port == 9000)
             #expect(configuration.mode == .recordMissing)
             #expect(configuration.journalMaxEntries == 5)
+            #expect(configuration.journalMaxBodyBytes == 4096)
             #expect(configuration.logLevel == .debug)
             #expect(configuration.host == "127.0.0.1")
         }

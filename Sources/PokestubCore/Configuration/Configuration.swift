@@ -13,6 +13,7 @@ import Foundation
 /// | `mode` | `POKESTUB_MODE` | `--mode` | `replay` |
 /// | `upstream` | `POKESTUB_UPSTREAM` | `--upstream` | `https://pokeapi.co` |
 /// | `journal.maxEntries` | `POKESTUB_JOURNAL_MAX_ENTRIES` | `--journal-max-entries` | `10000` |
+/// | `journal.maxBodyBytes` | `POKESTUB_JOURNAL_MAX_BODY_BYTES` | `--journal-max-body-bytes` | `67108864` (64 MiB) |
 /// | `logLevel` | `POKESTUB_LOG_LEVEL` | `--log-level` | `info` |
 /// | `upstreamConnectTimeoutMs` | `POKESTUB_UPSTREAM_CONNECT_TIMEOUT_MS` | `--upstream-connect-timeout-ms` | `5000` |
 /// | `upstreamTimeoutMs` | `POKESTUB_UPSTREAM_TIMEOUT_MS` | `--upstream-timeout-ms` | `30000` |
@@ -58,6 +59,8 @@ public struct Configuration: Sendable, Equatable {
     public var upstream = "https://pokeapi.co"
     /// The most serve events the request journal keeps; 0 turns it off.
     public var journalMaxEntries = 10_000
+    /// The most request-body bytes the journal keeps over all its events; older events go first beyond it.
+    public var journalMaxBodyBytes = 64 << 20
     /// The least serious log level written.
     public var logLevel = LogLevel.info
     /// Whether the stub root is watched and reloaded on change (inotify, debounced), besides SIGHUP.
@@ -114,7 +117,8 @@ public struct Configuration: Sendable, Equatable {
 
     /// Every key, in the order of the table above.
     public static let keys = [
-        "host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "logLevel", "upstreamConnectTimeoutMs",
+        "host", "port", "stubs", "mode", "upstream", "journal.maxEntries", "journal.maxBodyBytes", "logLevel",
+        "upstreamConnectTimeoutMs",
         "upstreamTimeoutMs", "rewriteUpstreamLinks", "recording.redactHeaders", "recording.redactQueryParameters",
         "recording.largeBodyBytes", "watchStubs", "preloadBodyFiles", "adminToken", "adminAllowUnauthenticated",
         "adminPort",
@@ -332,6 +336,8 @@ public struct Configuration: Sendable, Equatable {
             upstream = normalized.hasSuffix("/") ? String(normalized.dropLast()) : normalized
         case "journal.maxEntries":
             journalMaxEntries = try integer(0...10_000_000)
+        case "journal.maxBodyBytes":
+            journalMaxBodyBytes = try integer(0...(1 << 40))
         case "logLevel":
             let name = try text()
             guard let level = LogLevel.allCases.first(where: { $0.name == name }) else {

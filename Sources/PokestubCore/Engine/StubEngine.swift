@@ -33,6 +33,7 @@ public final class StubEngine: HTTPHandler {
     /// - Parameters:
     ///   - store: The stubs to serve.
     ///   - journalCapacity: The most serve events kept (0 turns the journal off).
+    ///   - journalMaxBodyBytes: The most request-body bytes the journal keeps; older events go first beyond it.
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
     ///   - upstream: The upstream base URL, e.g. `https://pokeapi.co` (config `upstream`).
     ///   - upstreamClient: Sends requests upstream; without one, forwarded requests get 502.
@@ -44,7 +45,8 @@ public final class StubEngine: HTTPHandler {
     ///   - adminAccess: The admin token, and whether this server answers `/__admin` at all.
     ///   - logger: Where to log.
     public init(
-        store: StubStore, journalCapacity: Int, mode: ServeMode = .replay, upstream: String = "https://pokeapi.co",
+        store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20, mode: ServeMode = .replay,
+        upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
         adminAccess: AdminAccess = AdminAccess(), logger: Logger = .disabled
@@ -52,7 +54,7 @@ public final class StubEngine: HTTPHandler {
         self.adminAccess = adminAccess
         self.store = store
         self.logger = logger
-        journal = RequestJournal(capacity: journalCapacity)
+        journal = RequestJournal(capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes)
         info = ServerInfo(mode: mode)
         linkRewriter =
             rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil
