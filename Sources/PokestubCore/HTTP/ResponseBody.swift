@@ -42,14 +42,6 @@ public final class ResponseBody: @unchecked Sendable {
         return (.allocate(byteCount: count, alignment: 1), false)
     }
 
-    /// Reads a file into a fixed buffer.
-    ///
-    /// - Parameter path: The file.
-    /// - Throws: The error of `Data(contentsOf:)` when the file cannot be read.
-    public convenience init(contentsOfFile path: String) throws {
-        self.init(try Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
     /// Copies UTF-8 text into a fixed buffer.
     public convenience init(_ text: String) {
         self.init(Data(text.utf8))

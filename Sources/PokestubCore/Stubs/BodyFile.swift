@@ -73,21 +73,11 @@ public final class BodyFile: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw failure("not a regular file")
         }
-        var data = Data(count: Int(status.st_size))
-        var offset = 0
-        let complete = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
-            while offset < buffer.count {
-                let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return count == 0 }
-                offset += count
-            }
-            return true
+        do {
+            return try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()
+        } catch {
+            throw failure(error.localizedDescription)
         }
-        guard complete else { throw failure(String(cString: strerror(errno))) }
-        // A file that shrank while being read is served as far as it went.
-        if offset < data.count { data.removeSubrange(offset...) }
-        return data
     }
 
     /// `response` with this file's bytes as its body, or, when the file cannot be read, a 500 that names it:
