@@ -45,36 +45,23 @@ struct SlowClientTests {
         }
     }
 
-    @Test("header fields trickled a byte at a time are cut off at the header timeout")
-    func trickledHeaders() async throws {
+    @Test(
+        "a request line, header fields or body trickled a byte at a time is cut off at its timeout",
+        arguments: [
+            // A request line on a new connection: the header timeout runs from accept.
+            "GET /",
+            // Header fields after a request line: the header timeout.
+            "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ",
+            // A body after complete header fields: the body timeout.
+            "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 500\r\n\r\n",
+        ])
+    func trickled(start: String) async throws {
         try await Self.withServer { server in
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            try connection.send(start)
             let sent = await Self.trickle(on: connection, budget: 100)
-            // About 10 bytes fit in the 1 s header timeout; 100 would take 10 s.
+            // About 10 bytes fit in the 1 s timeout; 100 would take 10 s.
             #expect(sent < 50, "the connection took \(sent) bytes 100 ms apart")
-            #expect(server.slowConnectionsClosed == 1)
-        }
-    }
-
-    @Test("a request line trickled on a new connection is cut off at the header timeout")
-    func trickledRequestLine() async throws {
-        try await Self.withServer { server in
-            let connection = try RawConnection(port: server.port)
-            try connection.send("GET /")
-            let sent = await Self.trickle(on: connection, budget: 100)
-            #expect(sent < 50, "the connection took \(sent) bytes 100 ms apart")
-            #expect(server.slowConnectionsClosed == 1)
-        }
-    }
-
-    @Test("a body trickled a byte at a time is cut off at the body timeout")
-    func trickledBody() async throws {
-        try await Self.withServer { server in
-            let connection = try RawConnection(port: server.port)
-            try connection.send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 500\r\n\r\n")
-            let sent = await Self.trickle(on: connection, budget: 100)
-            #expect(sent < 50, "the connection took \(sent) body bytes 100 ms apart")
             #expect(server.slowConnectionsClosed == 1)
         }
     }
