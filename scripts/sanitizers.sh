@@ -116,7 +116,8 @@ for kind in "${kinds[@]}"; do
     started=$SECONDS
     # The Swift runtime's backtracer would catch a sanitizer's trap first; leave it to the sanitizer.
     SWIFT_BACKTRACE=enable=no LD_PRELOAD="$preload" timeout -k 10 "$timeout_seconds" \
-        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${run_filters[@]}" >"$log" 2>&1
+        swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path "$scratch" "${run_filters[@]}" \
+        >"$log" 2>&1
     tests=$?
     [[ $tests -eq 124 ]] && echo "!! $kind: the test run took more than $timeout_seconds s and was stopped"
     reported=$(grep -lE "$pattern" "$log" "$logs/$kind-report."* 2>/dev/null)

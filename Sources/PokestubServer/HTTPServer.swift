@@ -116,14 +116,14 @@ public final class HTTPServer: Sendable {
     /// (``HTTPServerConfiguration/headerTimeout``, ``HTTPServerConfiguration/bodyTimeout``).
     public var slowConnectionsClosed: Int { core.deadlines.connectionsClosed }
 
-    /// ``stop(gracePeriod:)`` for async code: the waiting happens on a Dispatch thread, so the few threads that
-    /// run Swift tasks stay free meanwhile (a blocked one could starve other tests).
+    /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own, so neither the few
+    /// threads that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread {
                 self.stop(gracePeriod: gracePeriod)
                 continuation.resume()
-            }
+            }.start()
         }
     }
 

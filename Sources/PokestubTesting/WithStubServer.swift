@@ -46,18 +46,18 @@ public func withStubServer<Result>(
     journalCapacity: Int = 10_000, isolation: isolated (any Actor)? = #isolation,
     _ body: (StubServer) async throws -> Result
 ) async throws -> Result {
-    // Loading a stub folder blocks for a while: it runs on a Dispatch thread, so the few threads that run
-    // Swift tasks stay free for the tests running beside this one.
+    // Loading a stub folder blocks for a while: it runs on a thread of its own, so neither the few threads
+    // that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     let (server, stubServer) = try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<(HTTPServer, StubServer), any Error>) in
-        DispatchQueue.global().async {
+        Thread {
             continuation.resume(
                 with: Swift.Result {
                     try StubServerLauncher.start(
                         mappings: mappings, stubsDirectory: stubsDirectory, routes: routes,
                         journalCapacity: journalCapacity)
                 })
-        }
+        }.start()
     }
     // Stopped with `shutdown`, which waits off the cooperative threads; a `defer` cannot await.
     let result: Result

@@ -29,22 +29,20 @@ final class NotifySocket: Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Waits (on a Dispatch thread) for a message containing `text`, returning every message read meanwhile.
+    /// Waits (on a thread of its own) for a message containing `text`, returning every message read meanwhile.
     func messages(until text: String, timeout: Duration = .seconds(20)) async -> [String] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var received: [String] = []
-                let deadline = ContinuousClock.now + timeout
-                var buffer = [UInt8](repeating: 0, count: 4_096)
-                while ContinuousClock.now < deadline {
-                    let count = recv(self.descriptor, &buffer, buffer.count, 0)
-                    if count > 0 {
-                        received.append(String(decoding: buffer[0..<count], as: UTF8.self))
-                        if received.last!.contains(text) { break }
-                    }
+        await onOwnThread {
+            var received: [String] = []
+            let deadline = ContinuousClock.now + timeout
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            while ContinuousClock.now < deadline {
+                let count = recv(self.descriptor, &buffer, buffer.count, 0)
+                if count > 0 {
+                    received.append(String(decoding: buffer[0..<count], as: UTF8.self))
+                    if received.last!.contains(text) { break }
                 }
-                continuation.resume(returning: received)
             }
+            return received
         }
     }
 

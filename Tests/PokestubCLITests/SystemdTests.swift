@@ -77,9 +77,10 @@ final class ShellProcess: Sendable {
     func waitForLine(startingWith prefix: String, timeout: Duration = .seconds(20)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         var text = ""
-        while ContinuousClock.now < deadline {
+        while true {
             text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+            if ContinuousClock.now >= deadline { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestFailure("no line starting with \(prefix); output: \(text)")

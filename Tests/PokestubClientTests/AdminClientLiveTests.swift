@@ -169,8 +169,9 @@ struct AdminClientLiveTests {
     func waitForRequests() async throws {
         try await withStubServer(mappings: [StubBuilder.get("/late")]) { server in
             let url = server.url("/late")
+            let journal = server.engine.journal
             let sender = Task {
-                try await Task.sleep(for: .milliseconds(200))
+                try await eventually("the server holds the wait") { journal.waitingCount == 1 }
                 _ = try await HTTPFetch.send(url)
             }
             let count = try await server.admin.waitForRequests(.atLeast(1), .get("/late"), timeout: .seconds(5))

@@ -79,8 +79,11 @@ struct WaitForRequestsTests {
                     error?.description.hasPrefix("Timed out after 0.2 seconds") == true, "\(String(describing: error))")
 
                 let url = session.baseURL.appendingPathComponent("api/v2/berry/1/")
+                let sessions = server.engine.sessions
                 let sender = Task {
-                    try await Task.sleep(for: .milliseconds(200))
+                    try await eventually("the session's server holds the wait") {
+                        sessions.session(id: session.id)?.journal.waitingCount == 1
+                    }
                     _ = try await HTTPFetch.send(url)
                 }
                 #expect(
@@ -101,7 +104,9 @@ struct WaitForRequestsTests {
             try await admin.addStub(StubBuilder.get("/late"))
             let url = baseURL.appendingPathComponent("late")
             let sender = Task {
-                try await Task.sleep(for: .milliseconds(200))
+                try await eventually("the client asked for the wait route") {
+                    handler.waitRequests.load(ordering: .relaxed) == 1
+                }
                 _ = try await HTTPFetch.send(url)
             }
             let count = try await admin.waitForRequests(

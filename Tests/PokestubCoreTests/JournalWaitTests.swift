@@ -1,4 +1,5 @@
 import Foundation
+import PokestubTestSupport
 import Testing
 
 @testable import PokestubCore
@@ -75,7 +76,8 @@ struct JournalWaitTests {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: .milliseconds(50))
+                // Appended once all 50 waits are open, so each is satisfied by arrivals, not by the backlog.
+                try? await eventually("50 waits are open") { journal.waitingCount == 50 }
                 for _ in 0..<2 {
                     for path in 0..<5 { journal.append(Self.event("/w/\(path)")) }
                 }

@@ -285,7 +285,7 @@ struct RecordReplayTests {
         #expect(String(decoding: links.body, as: UTF8.self).contains("https://pokeapi.co/api/v2/pokemon/1/"))
     }
 
-    @Test("local stubs keep answering while slow upstream calls hold every server thread's worth of requests")
+    @Test("local stubs keep answering while held upstream calls hold every server thread's worth of requests")
     func stubsAnswerDuringSlowUpstream() async throws {
         let folder = try TemporaryDirectory.stubRoot()
         let upstream = try await ScriptedUpstream.start()
@@ -294,21 +294,38 @@ struct RecordReplayTests {
         defer { server.stop() }
         let stub = #"{"request": {"url": "/local"}, "response": {"status": 200, "body": "here"}}"#
         #expect(try await server.admin("POST", "/mappings", json: stub).0 == 201)
+        // Clients of this test's own, so the test's other traffic cannot queue these requests behind others.
+        let heldClient = CurlUpstreamClient(
+            configuration: CurlUpstreamConfiguration(
+                connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: 40_000, workers: 4))
+        let localClient = CurlUpstreamClient(
+            configuration: CurlUpstreamConfiguration(
+                connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: 10_000, workers: 1))
+        defer {
+            heldClient.shutdown()
+            localClient.shutdown()
+        }
+        let gate = UUID().uuidString
         let finished = Finished()
-        let slow = (0..<4).map { index in
+        let held = (0..<4).map { index in
             Task {
-                _ = try await server.send("GET", "/slow?ms=2500&n=\(index)")
+                let answer = try await TestHTTP.send(
+                    "GET", server.baseURL + "/hold?gate=\(gate)&n=\(index)", through: heldClient)
                 finished.mark()
+                return answer.status
             }
         }
-        for _ in 0..<200 where upstream.requests() < 4 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(upstream.requests() == 4, "the slow requests reached the upstream")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while upstream.requests() < 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(upstream.requests() == 4, "the held requests reached the upstream")
+        // The upstream answers none of them until released, so every local answer comes while all four wait.
         for _ in 0..<5 {
-            let local = try await server.send("GET", "/local")
+            let local = try await TestHTTP.send("GET", server.baseURL + "/local", through: localClient)
             #expect(String(decoding: local.body, as: UTF8.self) == "here")
         }
-        #expect(finished.count == 0, "the local answers came while every slow call was still waiting")
-        for task in slow { try await task.value }
+        #expect(finished.count == 0, "the local answers came while every held call was still waiting")
+        _ = try await TestHTTP.send("GET", upstream.baseURL + "/release?gate=\(gate)", through: localClient)
+        for task in held { #expect(try await task.value == 200) }
         #expect(finished.count == 4)
     }
 }

@@ -42,11 +42,14 @@ final class ScriptedUpstream: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let buffer = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            buffer.withLock { $0 += text }
-        }
         try process.run()
+        // A reader thread of its own, not `readabilityHandler` on Dispatch's few workers, which other tests may hold.
+        let reader = output.fileHandleForReading
+        Thread {
+            while case let data = reader.availableData, !data.isEmpty {
+                buffer.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }.start()
         var found: Int?
         for _ in 0..<500 where found == nil && process.exitStatus == nil {
             let text = buffer.withLock { $0 }
@@ -56,7 +59,6 @@ final class ScriptedUpstream: Sendable {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        output.fileHandleForReading.readabilityHandler = nil
         guard let found else {
             process.killAndReap()
             throw TestFailure("the scripted upstream did not start (\(buffer.withLock { $0 }))")

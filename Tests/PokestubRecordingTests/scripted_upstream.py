@@ -34,6 +34,14 @@ LOG_PATH = OPTIONS.log
 STATIC_ROOT = OPTIONS.static
 LOG_LOCK = threading.Lock()
 REQUEST_COUNTS = {}
+GATES = {}
+GATES_LOCK = threading.Lock()
+
+
+def gate(name):
+    """The event behind /hold?gate=NAME and /release?gate=NAME, made at first use by either."""
+    with GATES_LOCK:
+        return GATES.setdefault(name, threading.Event())
 
 
 def log_line(text):
@@ -166,6 +174,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if path == "/slow":
             time.sleep(int(query.get("ms", ["3000"])[0]) / 1000)
             return self.send_body(200, b"{\"slow\": true}")
+        if path == "/hold":
+            # Answers only once /release?gate=NAME was asked for (504 after 30 s), so a test decides when.
+            released = gate(query.get("gate", [""])[0]).wait(timeout=30)
+            return self.send_body(200 if released else 504, json.dumps({"released": released}).encode())
+        if path == "/release":
+            gate(query.get("gate", [""])[0]).set()
+            return self.send_body(200, b"{}")
         if path == "/cut":
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubTestSupport
 
 /// A pokestub engine and server on 127.0.0.1 with a port the system picked, for sending it what no
 /// well-behaved client would. Requests go over raw sockets, so bodies may be any bytes of any size.
@@ -41,15 +42,9 @@ final class HostileServer: Sendable {
         -> RawResponse
     {
         let port = server.port
-        return try await withCheckedThrowingContinuation { continuation in
-            // Blocking socket calls run on a Dispatch thread, never on a cooperative one.
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        try RawResponse.exchange(
-                            port: port, method: method, target: target, body: body, timeout: timeout)
-                    })
-            }
+        // Blocking socket calls run on a thread of their own, never on a cooperative or Dispatch one.
+        return try await onOwnThread {
+            try RawResponse.exchange(port: port, method: method, target: target, body: body, timeout: timeout)
         }
     }
 

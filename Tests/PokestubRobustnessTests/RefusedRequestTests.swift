@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubTestSupport
 import Testing
 
 /// Requests libmicrohttpd refuses while it is still reading their headers. It reports the request target
@@ -33,12 +34,7 @@ struct RefusedRequestTests {
         // One ordinary request, answered and completed.
         #expect(try await server.sendRaw("GET /ok HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n").status == 404)
         let started = ContinuousClock.now
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                server.stop(gracePeriod: .seconds(10))
-                continuation.resume()
-            }
-        }
+        await onOwnThread { server.stop(gracePeriod: .seconds(10)) }
         let elapsed = ContinuousClock.now - started
         // Before the fix: the whole 10 s grace period, then half a second more for requests still "in flight".
         #expect(elapsed < .seconds(5), "stop took \(elapsed)")
@@ -49,10 +45,6 @@ extension HTTPServer {
     /// Sends raw bytes on a new connection and reads what comes back until it closes (at most 5 s).
     func sendRaw(_ raw: String) async throws -> RawResponse {
         let port = port
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try RawResponse.exchangeRaw(port: port, bytes: Array(raw.utf8)) })
-            }
-        }
+        return try await onOwnThread { try RawResponse.exchangeRaw(port: port, bytes: Array(raw.utf8)) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PokestubCore
 import PokestubServer
+import PokestubTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -39,17 +40,11 @@ final class LiveServer: Sendable {
         stubRoot: String? = nil, journalCapacity: Int = 10_000, threads: Int? = nil,
         adminAccess: AdminAccess = AdminAccess(), _ body: (LiveServer) async throws -> T
     ) async throws -> T {
-        // Loading stubs takes a while in a debug build; it runs on a Dispatch thread so the few threads that
+        // Loading stubs takes a while in a debug build; it runs on a thread of its own so the few threads that
         // run test tasks stay free for the tests running beside this one.
-        let live = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        try LiveServer(
-                            stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads,
-                            adminAccess: adminAccess)
-                    })
-            }
+        let live = try await onOwnThread {
+            try LiveServer(
+                stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads, adminAccess: adminAccess)
         }
         let result: T
         do {

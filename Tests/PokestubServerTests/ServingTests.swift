@@ -81,7 +81,8 @@ struct ServingTests {
                 _ = try? await server.send("GET", "/slow")
                 slowFinished.set()
             }
-            try await Task.sleep(for: .milliseconds(200))
+            // The engine journals a delayed request when it matches it, before the delay.
+            try await eventually("/slow reached the engine") { server.engine.journal.count == 1 }
             for _ in 0..<20 {
                 #expect(try await server.send("GET", "/fast").text == "fast")
             }
@@ -160,7 +161,7 @@ struct ServingTests {
                 #"{"request": {"urlPath": "/slow"}, "response": {"status": 200, "body": "done", "fixedDelayMilliseconds": 500}}"#
         )
         async let response = server.send("GET", "/slow")
-        try await Task.sleep(for: .milliseconds(150))
+        try await eventually("/slow reached the engine") { server.engine.journal.count == 1 }
         let stopper = Task.detached { server.server.stop(gracePeriod: .seconds(5)) }
         let finished = try await response
         await stopper.value

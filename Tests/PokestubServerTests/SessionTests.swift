@@ -135,7 +135,7 @@ struct WaitTests {
             async let waited = server.admin(
                 "POST", "/requests/wait?count=2&timeoutMs=20000",
                 json: #"{"urlPathPattern": "/api/v2/pokemon/[0-9]+/"}"#)
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("the wait is open") { server.engine.journal.waitingCount == 1 }
             _ = try await server.send("GET", "/api/v2/pokemon/1/")
             _ = try await server.send("GET", "/api/v2/type/1/")
             _ = try await server.send("GET", "/api/v2/pokemon/2/")
@@ -173,7 +173,7 @@ struct WaitTests {
                         "POST", "/requests/wait?count=1&timeoutMs=30000", json: #"{"urlPath": "/w/\#(index)"}"#)
                 }
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("three waits are open") { server.engine.journal.waitingCount == 3 }
             for id in 1...10 { #expect(try await server.send("GET", "/api/v2/pokemon/\(id)/").status == 200) }
             #expect(server.engine.journal.waitingCount == 3)
             for index in 0..<3 { _ = try await server.send("GET", "/w/\(index)") }
@@ -189,7 +189,9 @@ struct WaitTests {
             async let waited = server.admin(
                 "POST", "/sessions/\(id)/requests/wait?count=1&timeoutMs=20000",
                 json: #"{"urlPath": "/api/v2/berry/1/"}"#)
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("the session's wait is open") {
+                server.engine.sessions.session(id: id)?.journal.waitingCount == 1
+            }
             _ = try await server.send("GET", "/api/v2/berry/1/")  // outside the session: does not count
             #expect(server.engine.journal.count == 1)
             _ = try await server.send("GET", "/__sessions/\(id)/api/v2/berry/1/")

@@ -31,17 +31,15 @@ struct SlowClientTests {
     }
 
     /// Sends one byte every 100 ms until sending fails (the server closed the connection) or `budget` bytes
-    /// are sent; returns how many were sent. Runs on a Dispatch thread.
+    /// are sent; returns how many were sent. Runs on a thread of its own.
     private static func trickle(on connection: RawConnection, budget: Int) async -> Int {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var sent = 0
-                while sent < budget, (try? connection.send([UInt8(ascii: "x")])) != nil {
-                    sent += 1
-                    Thread.sleep(forTimeInterval: 0.1)
-                }
-                continuation.resume(returning: sent)
+        await onOwnThread {
+            var sent = 0
+            while sent < budget, (try? connection.send([UInt8(ascii: "x")])) != nil {
+                sent += 1
+                Thread.sleep(forTimeInterval: 0.1)
             }
+            return sent
         }
     }
 
@@ -93,17 +91,14 @@ struct SlowClientTests {
             // closes it.
             let rounds = Atomic<Int>(0)
             let attack = Task.detached { [attackers] in
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    DispatchQueue.global().async {
-                        var open = attackers
-                        while !open.isEmpty, rounds.load(ordering: .relaxed) < 150 {
-                            open = open.filter {
-                                (try? $0.send("X-Slow-\(rounds.load(ordering: .relaxed)): 1\r\n")) != nil
-                            }
-                            rounds.add(1, ordering: .relaxed)
-                            Thread.sleep(forTimeInterval: 0.1)
+                await onOwnThread {
+                    var open = attackers
+                    while !open.isEmpty, rounds.load(ordering: .relaxed) < 150 {
+                        open = open.filter {
+                            (try? $0.send("X-Slow-\(rounds.load(ordering: .relaxed)): 1\r\n")) != nil
                         }
-                        continuation.resume()
+                        rounds.add(1, ordering: .relaxed)
+                        Thread.sleep(forTimeInterval: 0.1)
                     }
                 }
             }

@@ -23,13 +23,31 @@ package final class PokestubProcess: Sendable {
     private let process: Process
     private let output = OutputBuffer()
 
-    /// What the process wrote so far, appended from the pipes' handlers on other threads.
+    /// What the process wrote so far, appended by the pipes' reader threads, and how many pipes are at end of file.
     private final class OutputBuffer: Sendable {
-        private let text = Mutex((stdout: "", stderr: ""))
+        private let text = Mutex((stdout: "", stderr: "", closed: 0))
         func append(stdout: String) { text.withLock { $0.stdout += stdout } }
         func append(stderr: String) { text.withLock { $0.stderr += stderr } }
+        func close() { text.withLock { $0.closed += 1 } }
         var stdout: String { text.withLock { $0.stdout } }
         var stderr: String { text.withLock { $0.stderr } }
+        /// Whether both pipes reached end of file: the process and every child holding them are gone.
+        var drained: Bool { text.withLock { $0.closed == 2 } }
+    }
+
+    /// Reads `handle` to its end on a thread of its own, handing each chunk to `append`.
+    ///
+    /// Not `readabilityHandler`, which runs on Dispatch's workers: on Linux that pool has about one thread per
+    /// core, so when other tests block workers the output arrives seconds late.
+    private static func read(
+        _ handle: FileHandle, into output: OutputBuffer, _ append: @escaping @Sendable (String) -> Void
+    ) {
+        Thread {
+            while case let data = handle.availableData, !data.isEmpty {
+                append(String(decoding: data, as: UTF8.self))
+            }
+            output.close()
+        }.start()
     }
 
     /// The `pokestub` binary to run: the first of ``Repository/pokestubBinary(environment:)``'s candidates
@@ -72,15 +90,9 @@ package final class PokestubProcess: Sendable {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let output = self.output
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.append(stdout: text)
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.append(stderr: text)
-        }
         try process.run()
+        PokestubProcess.read(out.fileHandleForReading, into: output) { output.append(stdout: $0) }
+        PokestubProcess.read(err.fileHandleForReading, into: output) { output.append(stderr: $0) }
     }
 
     /// Variables a sanitized `pokestub` needs from a `scripts/sanitizers.sh` run: the sanitizers' options
@@ -122,13 +134,17 @@ package final class PokestubProcess: Sendable {
     /// - Returns: The whole line, without its line break.
     /// - Throws: ``TestFailure`` with both outputs when the time passes or the process exits first.
     package func waitForLine(startingWith prefix: String, timeout: Duration = .seconds(20)) async throws -> String {
+        // The output is looked at after every wake-up, the deadline's last one included: on a busy machine a
+        // sleeping task may wake long after the line arrived, and then the line counts.
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
-            if process.exitStatus != nil { break }
+            if process.exitStatus != nil || ContinuousClock.now >= deadline { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw TestFailure("no line starting with \(prefix); stdout: \(stdout) stderr: \(stderr)")
+        throw TestFailure(
+            "no line starting with \(prefix) within \(timeout) (exit status \(process.exitStatus.map(String.init) ?? "none")); "
+                + "stdout: \(stdout) stderr: \(stderr)")
     }
 
     /// Waits until standard error contains `text`.
@@ -139,8 +155,9 @@ package final class PokestubProcess: Sendable {
     /// - Throws: ``TestFailure`` with standard error when the time passes.
     package func waitForError(containing text: String, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             if stderr.contains(text) { return }
+            if ContinuousClock.now >= deadline { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestFailure("stderr never contained \(text); stderr: \(stderr)")
@@ -172,7 +189,8 @@ package final class PokestubProcess: Sendable {
             status = await process.waitForExit(timeout: .seconds(10))
             if status == nil { process.killAndReap() }
         }
-        try? await Task.sleep(for: .milliseconds(50))  // let the pipe handlers drain
+        let drainDeadline = ContinuousClock.now + .seconds(5)
+        while !output.drained && ContinuousClock.now < drainDeadline { try? await Task.sleep(for: .milliseconds(5)) }
         return status ?? process.exitStatus ?? SIGKILL
     }
 

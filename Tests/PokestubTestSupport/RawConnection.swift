@@ -77,18 +77,17 @@ import Foundation
         /// Sends `text` as UTF-8; see ``send(_:)-([UInt8])``.
         package func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-        /// ``receiveBlocking(until:)`` on a Dispatch thread, so the awaiting task holds no thread meanwhile.
+        /// ``receiveBlocking(until:)`` on a thread of its own (``onOwnThread(_:)-(()->T)``), so the awaiting task
+        /// holds no shared thread meanwhile.
         ///
         /// - Parameter enough: Given every byte received so far, whether to stop reading; never by default.
         /// - Returns: Every byte received.
         package func receive(until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) async -> [UInt8] {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: self.receiveBlocking(until: enough)) }
-            }
+            await onOwnThread { self.receiveBlocking(until: enough) }
         }
 
         /// Reads until the peer closes, a read times out, or `enough` says the bytes so far are enough; blocks
-        /// the calling thread, so call it from a Dispatch thread (or use ``receive(until:)``).
+        /// the calling thread, so call it from a thread of its own (or use ``receive(until:)``).
         ///
         /// - Parameter enough: Given every byte received so far, whether to stop reading; never by default.
         /// - Returns: Every byte received.
