@@ -25,20 +25,14 @@ final class RoutingHandler: HTTPHandler {
         guard let route = routes.withLock({ routes in routes.first { $0.matches(request) } }) else {
             return engine.handle(request)
         }
-        let receivedAt = Date()
-        let started = ContinuousClock.now
+        let timing = ServeTiming()
         let journal = engine.journal
         @Sendable func finish(_ response: HTTPResponse) -> HTTPResponse {
             var response = response
             response.headers.replace(name: "Matched-Stub-Id", value: route.id.uuidString.lowercased())
-            let elapsed = ContinuousClock.now - started
-            journal.append(
-                ServeEvent(
-                    receivedAt: receivedAt, request: request,
-                    stub: ServeEvent.StubReference(id: route.id, name: "route \(route)"),
-                    responseStatus: response.status,
-                    durationMilliseconds: Double(elapsed.components.seconds) * 1000
-                        + Double(elapsed.components.attoseconds) / 1e15))
+            journal.recordAnswer(
+                to: request, stub: ServeEvent.StubReference(id: route.id, name: "route \(route)"),
+                status: response.status, timing: timing)
             return response
         }
         switch route.responder {

@@ -29,7 +29,7 @@ public struct AdminAPI: Sendable {
     let store: StubStore
     let journal: RequestJournal
     let info: ServerInfo
-    let recordings: RecordingController?
+    let recordings: Recordings?
     let sessions: SessionRegistry?
     let maxStubs: Int?
     /// The base URL this API's requests are served under: the daemon's, or a session's.
@@ -50,7 +50,7 @@ public struct AdminAPI: Sendable {
     ///   - bodyFilesRoot: The stub root whose `__files/` runtime stubs' `bodyFileName` name; default the
     ///     store's root.
     public init(
-        store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: RecordingController? = nil,
+        store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
         sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil
     ) {
         self.bodyFilesRoot = bodyFilesRoot ?? store.root

@@ -6,6 +6,20 @@ public struct NearMiss: Sendable {
     /// How the request compares with its pattern.
     public var result: MatchResult
 
+    /// The closest stubs to a request among several stub sets, closest first: the closest of each set, merged.
+    ///
+    /// - Parameters:
+    ///   - request: The unmatched request.
+    ///   - indexes: The stub sets (a session's own, then the daemon's).
+    ///   - limit: How many to return.
+    public static func closest(to request: HTTPRequest, in indexes: [StubIndex], limit: Int = 3) -> [NearMiss] {
+        guard indexes.count > 1 else { return indexes.first.map { closest(to: request, in: $0, limit: limit) } ?? [] }
+        return indexes.flatMap { closest(to: request, in: $0, limit: limit) }
+            .sorted { $0.result.distance < $1.result.distance }
+            .prefix(limit)
+            .map { $0 }
+    }
+
     /// The closest stubs to a request, closest first.
     ///
     /// - Parameters:

@@ -4,19 +4,24 @@ import Synchronization
 /// Remembers the 404 text of recent unmatched requests, so a client that repeats the same miss (a retry
 /// loop, a poll) costs a dictionary lookup instead of a comparison with every nearby stub.
 ///
-/// Entries belong to one stub set: when the ``StubIndex`` changes, the cache starts over. At most
-/// `capacity` entries and ``maxReportBytes`` of report text are kept; when full it starts over too (misses
-/// are rare, repeats are common). Requests are told apart by a digest of their body, not the body itself:
+/// Entries belong to one stub set (a scope's ``StubIndex``, and for a session also the daemon's): when either
+/// changes, the cache starts over. At most `capacity` entries and ``maxReportBytes`` of report text are kept;
+/// when full it starts over too (misses are rare, repeats are common). Requests are told apart by a digest of their body, not the body itself:
 /// keeping bodies here made 500 misses of 4 MB each hold 2 GB with the journal off.
 public final class NearMissCache: Sendable {
     private let capacity: Int
     private let state = Mutex(State())
 
     private struct State {
-        /// The stub set the reports belong to; weak, so a replaced set is freed at once.
+        /// The stub sets the reports belong to; weak, so a replaced set is freed at once.
         weak var index: StubIndex?
+        weak var sharedIndex: StubIndex?
         var reports: [Key: String] = [:]
         var reportBytes = 0
+
+        func belongs(to index: StubIndex, and sharedIndex: StubIndex?) -> Bool {
+            self.index === index && self.sharedIndex === sharedIndex
+        }
     }
 
     private struct Key: Hashable {
@@ -28,29 +33,40 @@ public final class NearMissCache: Sendable {
 
     /// The most report text kept, in UTF-8 bytes (a report repeats the closest stubs' patterns, which can be
     /// large); a report longer than a sixteenth of it is not kept at all.
-    public let maxReportBytes = 8 << 20
+    public let maxReportBytes: Int
 
     /// Creates a cache.
     ///
-    /// - Parameter capacity: The most reports kept (default 512).
-    public init(capacity: Int = 512) {
+    /// - Parameters:
+    ///   - capacity: The most reports kept (default 512).
+    ///   - maxReportBytes: The most report text kept, in bytes (default 8 MiB).
+    public init(capacity: Int = 512, maxReportBytes: Int = 8 << 20) {
         self.capacity = capacity
+        self.maxReportBytes = maxReportBytes
     }
 
     /// The plain-text near-miss report for an unmatched request (``NearMiss/report(for:nearMisses:)``).
-    public func report(for request: HTTPRequest, in index: StubIndex) -> String {
+    ///
+    /// - Parameters:
+    ///   - request: The unmatched request.
+    ///   - index: The stubs compared first.
+    ///   - sharedIndex: More stubs compared too (the daemon's, for a session), or `nil`.
+    public func report(for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil) -> String {
         let key = Key(
             method: request.method, rawURL: request.rawURL, headers: request.headers,
             body: ContentDigest(request.body))
-        if let cached = state.withLock({ $0.index === index ? $0.reports[key] : nil }) {
+        if let cached = state.withLock({ $0.belongs(to: index, and: sharedIndex) ? $0.reports[key] : nil }) {
             return cached
         }
-        let report = NearMiss.report(for: request, nearMisses: NearMiss.closest(to: request, in: index))
+        let closest = NearMiss.closest(to: request, in: [index] + (sharedIndex.map { [$0] } ?? []))
+        let report = NearMiss.report(for: request, nearMisses: closest)
         let size = report.utf8.count
         guard size <= maxReportBytes / 16 else { return report }
         state.withLock { state in
-            if state.index !== index || state.reports.count >= capacity || state.reportBytes + size > maxReportBytes {
-                state = State(index: index)
+            if !state.belongs(to: index, and: sharedIndex) || state.reports.count >= capacity
+                || state.reportBytes + size > maxReportBytes
+            {
+                state = State(index: index, sharedIndex: sharedIndex)
             }
             state.reports[key] = report
             state.reportBytes += size

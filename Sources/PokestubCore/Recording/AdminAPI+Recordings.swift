@@ -22,14 +22,16 @@ extension AdminAPI {
         switch operation {
         case "start":
             let spec = try RecordSpec(body: request.body, snapshot: false)
-            try recordings.start(spec)
+            do { try recordings.start(spec) } catch { throw AdminError(error) }
             return .json(
                 .object([
                     "status": .string(recordings.status.rawValue), "targetBaseUrl": .string(recordings.upstream),
                     "mode": .string(info.mode.rawValue),
                 ]))
         case "stop":
-            let (mappings, report) = try recordings.stop()
+            let stopped: (mappings: [JSONValue], report: RecordingReport)
+            do { stopped = try recordings.stop() } catch { throw AdminError(error) }
+            let (mappings, report) = stopped
             return .json(
                 .object([
                     "mappings": .array(mappings), "report": report.json,

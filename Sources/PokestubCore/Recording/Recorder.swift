@@ -28,9 +28,10 @@ public struct Recorder: Sendable {
     /// - Parameters:
     ///   - request: The request as the client sent it.
     ///   - response: The upstream's response, body decoded.
+    ///   - key: The request's recording key under ``options``, when the caller has it already.
     /// - Returns: The mapping and body file to write.
-    public func recording(of request: HTTPRequest, response: UpstreamResponse) -> Recording {
-        let key = RecordingKey(request, options: options)
+    public func recording(of request: HTTPRequest, response: UpstreamResponse, key: RecordingKey? = nil) -> Recording {
+        let key = key ?? RecordingKey(request, options: options)
         let fileName = RecordingFileName(key: key)
         let id = StubMapping.derivedID(from: fileName.mappingPath)
         var responseJSON: [String: JSONValue] = ["status": .integer(Int64(response.status))]

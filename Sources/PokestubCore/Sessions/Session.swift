@@ -20,6 +20,9 @@ public final class Session: Sendable {
     public let store: StubStore
     /// The session's request journal.
     public let journal: RequestJournal
+    /// The near-miss reports of this session's recent misses: fewer and smaller than the daemon's (64
+    /// reports, 1 MiB), as a daemon may hold hundreds of sessions.
+    let nearMisses = NearMissCache(capacity: 64, maxReportBytes: 1 << 20)
     /// The admin API scoped to this session.
     public let admin: AdminAPI
     private let lastUsedMilliseconds: Atomic<Int64>

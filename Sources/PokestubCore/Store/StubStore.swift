@@ -5,7 +5,9 @@ import Synchronization
 /// in whole on every change.
 ///
 /// Thread-safe. Reading the current set is one lock acquisition and a reference copy; every change builds a
-/// new ``StubIndex`` and swaps it in, so requests never see a half-applied change.
+/// new ``StubIndex`` and swaps it in, so requests never see a half-applied change. Changes are serialised by
+/// a lock of their own, and the index is built under that one: the lock requests take (``index``) is held
+/// only for the swap, so a reload or a recording never makes a request wait for an index build.
 public final class StubStore: Sendable {
     /// The stub root this store reloads from, or `nil` for runtime stubs only.
     public let root: String?
@@ -18,11 +20,11 @@ public final class StubStore: Sendable {
         var runtimeStubs: [StubMapping] = []
         /// File stubs removed or replaced through the admin API; stays until ``StubStore/resetToFiles()``.
         var hiddenFileIDs: Set<UUID> = []
-        var index = StubIndex.empty
         var lastReload: ReloadReport?
 
-        mutating func rebuild() {
-            index = StubIndex(fileStubs.filter { !hiddenFileIDs.contains($0.id) } + runtimeStubs)
+        /// The index of the stubs now in force, built from the lists.
+        func buildIndex() -> StubIndex {
+            StubIndex(fileStubs.filter { !hiddenFileIDs.contains($0.id) } + runtimeStubs)
         }
     }
 
@@ -49,12 +51,28 @@ public final class StubStore: Sendable {
         state = Mutex(State())
     }
 
+    /// The index requests read; replaced whole, under ``state``'s lock, after each change.
+    private let published = Mutex(StubIndex.empty)
+
+    /// Applies a change to the lists and publishes the new index: built while only changes wait, swapped in
+    /// under the lock requests take.
+    private func change<T>(_ body: (inout State) -> (result: T, rebuild: Bool)) -> T {
+        state.withLock { state in
+            let (result, rebuild) = body(&state)
+            if rebuild {
+                let index = state.buildIndex()
+                published.withLock { $0 = index }
+            }
+            return result
+        }
+    }
+
     /// Whether body files are read at load rather than at first use.
     public let preloadBodyFiles: Bool
 
     /// The current set of stubs.
     public var index: StubIndex {
-        state.withLock { $0.index }
+        published.withLock { $0 }
     }
 
     /// The last reload's outcome, or `nil` before the first.
@@ -77,16 +95,15 @@ public final class StubStore: Sendable {
         let report = ReloadReport(
             at: Date(), succeeded: result.problems.isEmpty, stubCount: result.problems.isEmpty ? result.stubs.count : 0,
             problems: result.problems)
-        state.withLock { state in
+        change { state in
             state.lastReload = report
-            if report.succeeded {
-                state.fileStubs = result.stubs
-                // A stub recorded at run time is also a file now: the file's copy replaces it, so one id
-                // never answers twice. A runtime stub that deliberately replaces a file stub (PUT) stays.
-                let fileIDs = Set(result.stubs.map(\.id))
-                state.runtimeStubs.removeAll { fileIDs.contains($0.id) && !state.hiddenFileIDs.contains($0.id) }
-                state.rebuild()
-            }
+            guard report.succeeded else { return ((), false) }
+            state.fileStubs = result.stubs
+            // A stub recorded at run time is also a file now: the file's copy replaces it, so one id
+            // never answers twice. A runtime stub that deliberately replaces a file stub (PUT) stays.
+            let fileIDs = Set(result.stubs.map(\.id))
+            state.runtimeStubs.removeAll { fileIDs.contains($0.id) && !state.hiddenFileIDs.contains($0.id) }
+            return ((), true)
         }
         return report
     }
@@ -94,21 +111,21 @@ public final class StubStore: Sendable {
     /// Drops every runtime stub and admin change, then reads the stub root again (`POST /__admin/mappings/reset`).
     @discardableResult
     public func resetToFiles() -> ReloadReport {
-        state.withLock { state in
+        change { state in
             state.runtimeStubs = []
             state.hiddenFileIDs = []
-            state.rebuild()
+            return ((), true)
         }
         return reload()
     }
 
     /// Adds a stub, or replaces the stub with the same id.
     public func add(_ stub: StubMapping) {
-        state.withLock { state in
+        change { state in
             state.runtimeStubs.removeAll { $0.id == stub.id }
             if state.fileStubs.contains(where: { $0.id == stub.id }) { state.hiddenFileIDs.insert(stub.id) }
             state.runtimeStubs.append(stub)
-            state.rebuild()
+            return ((), true)
         }
     }
 
@@ -117,7 +134,7 @@ public final class StubStore: Sendable {
     /// - Returns: Whether there was one.
     @discardableResult
     public func remove(id: UUID) -> Bool {
-        state.withLock { state in
+        change { state in
             let runtimeCount = state.runtimeStubs.count
             state.runtimeStubs.removeAll { $0.id == id }
             var removed = state.runtimeStubs.count != runtimeCount
@@ -125,17 +142,16 @@ public final class StubStore: Sendable {
                 state.hiddenFileIDs.insert(id)
                 removed = true
             }
-            if removed { state.rebuild() }
-            return removed
+            return (removed, removed)
         }
     }
 
     /// Removes every stub, from files too, until ``resetToFiles()`` (`DELETE /__admin/mappings`).
     public func removeAll() {
-        state.withLock { state in
+        change { state in
             state.runtimeStubs = []
             state.hiddenFileIDs = Set(state.fileStubs.map(\.id))
-            state.rebuild()
+            return ((), true)
         }
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 /// requests to the ``AdminAPI``.
 ///
 /// It is the ``HTTPHandler`` the server calls; it does no I/O of its own on the request path (matching
-/// reads an immutable ``StubIndex``; the journal append is one `Mutex`).
+/// reads an immutable ``StubIndex``; the journal append is one `Mutex`). Every request is served the same
+/// way within a ``ServingScope``: the daemon's, or under `/__sessions/{id}` a session's.
 public final class StubEngine: HTTPHandler {
     /// The stubs.
     public let store: StubStore
@@ -18,7 +19,7 @@ public final class StubEngine: HTTPHandler {
     /// Facts about the running server (base URL, mode, start time).
     public let info: ServerInfo
     /// Upstream calls, recordings and the state of `/__admin/recordings/*`.
-    public let recordings: RecordingController
+    public let recordings: Recordings
     /// Points upstream links in served bodies at this server, or `nil` when `rewriteUpstreamLinks` is off.
     public let linkRewriter: LinkRewriter?
     /// Per-job sessions under `/__sessions/{id}`.
@@ -26,7 +27,7 @@ public final class StubEngine: HTTPHandler {
     /// Who may use the admin API, and whether this server answers it.
     public let adminAccess: AdminAccess
     private let nearMisses = NearMissCache()
-    private let logger: Logger
+    let logger: Logger
 
     /// Creates an engine.
     ///
@@ -58,7 +59,7 @@ public final class StubEngine: HTTPHandler {
         info = ServerInfo(mode: mode)
         linkRewriter =
             rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil
-        recordings = RecordingController(
+        recordings = Recordings(
             store: store, info: info, upstream: upstream, client: upstreamClient, options: recording,
             rewriter: linkRewriter, logger: logger)
         sessions = SessionRegistry(limits: sessionLimits, info: info, bodyFilesRoot: store.root)
@@ -72,31 +73,39 @@ public final class StubEngine: HTTPHandler {
             }
             return handleAdmin(request)
         }
+        let timing = ServeTiming()
         if request.path.hasPrefix(Session.pathPrefix + "/") {
-            return handleInSession(request)
+            switch sessionScope(of: request) {
+            case .found(let inner, let scope): return serve(inner, in: scope, timing: timing)
+            case .missing(let refusal): return .response(refusal)
+            }
         }
-        let started = ContinuousClock.now
-        let receivedAt = Date()
-        let mode = info.mode
-        if mode == .record {
-            return forward(request, record: recordings.shouldRecord(request), receivedAt: receivedAt, started: started)
+        return serve(request, in: daemonScope, timing: timing)
+    }
+
+    /// The daemon's own scope: its stubs, journal, scenarios and near-miss cache; misses may go upstream.
+    var daemonScope: ServingScope {
+        ServingScope(
+            stubs: store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
+            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true)
+    }
+
+    /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and
+    /// proxy modes, where the scope allows) the upstream's, else a 404 naming the near misses. The record mode
+    /// forwards every request without matching.
+    func serve(_ request: HTTPRequest, in scope: ServingScope, timing: ServeTiming) -> HTTPReply {
+        let mode = scope.forwardsUpstream ? info.mode : .replay
+        if mode == .record { return forward(request, in: scope, mode: mode, timing: timing) }
+        if let match = scope.match(request) {
+            let response = linkRewriter?.rewrite(match.response, to: scope.linkBase) ?? match.response
+            if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
+            scope.journal.recordAnswer(to: request, stub: match.stub, status: response.status, timing: timing)
+            return .response(response)
         }
-        let index = store.index
-        let response: HTTPResponse
-        var reference: ServeEvent.StubReference?
-        if let match = index.match(request, scenarios: store.scenarios) {
-            response = linkRewriter?.rewrite(match.response) ?? match.response
-            reference = match.stub
-            if let rule = match.scenario, let newState = rule.newState { store.scenarios.set(rule.name, to: newState) }
-        } else if mode != .replay {
-            let record = mode == .recordMissing && recordings.shouldRecord(request)
-            return forward(request, record: record, receivedAt: receivedAt, started: started)
-        } else {
-            response = .text(nearMisses.report(for: request, in: index), status: 404)
-            logger.info("unmatched \(request.method) \(request.rawURL)")
-        }
-        StubEngine.journal(
-            request, in: journal, stub: reference, status: response.status, since: started, at: receivedAt)
+        if mode != .replay { return forward(request, in: scope, mode: mode, timing: timing) }
+        logger.info("unmatched \(request.method) \(request.rawURL)")
+        let response = HTTPResponse.text(scope.nearMissReport(for: request), status: 404)
+        scope.journal.recordAnswer(to: request, stub: nil, status: response.status, timing: timing)
         return .response(response)
     }
 
@@ -108,18 +117,5 @@ public final class StubEngine: HTTPHandler {
             return .response(refusal.response)
         }
         return admin.reply(request)
-    }
-
-    /// Appends a serve event, timed from `started`.
-    static func journal(
-        _ request: HTTPRequest, in journal: RequestJournal, stub: ServeEvent.StubReference?, status: Int,
-        since started: ContinuousClock.Instant, at receivedAt: Date
-    ) {
-        let elapsed = ContinuousClock.now - started
-        journal.append(
-            ServeEvent(
-                id: journal.nextEventID(), receivedAt: receivedAt, request: request, stub: stub, responseStatus: status,
-                durationMilliseconds: Double(elapsed.components.attoseconds) / 1e15
-                    + Double(elapsed.components.seconds) * 1000))
     }
 }

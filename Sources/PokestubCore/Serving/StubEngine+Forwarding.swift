@@ -10,17 +10,16 @@ extension StubEngine {
     ///
     /// - Parameters:
     ///   - request: The request as received.
-    ///   - record: Whether to record the answer.
-    ///   - receivedAt: When the request arrived, for the journal.
-    ///   - started: When handling started, for the journal's timing.
+    ///   - scope: The scope it is served within (its journal).
+    ///   - mode: The serve mode it is forwarded in.
+    ///   - timing: When it arrived.
     /// - Returns: A deferred reply.
-    func forward(
-        _ request: HTTPRequest, record: Bool, receivedAt: Date, started: ContinuousClock.Instant
-    ) -> HTTPReply {
+    func forward(_ request: HTTPRequest, in scope: ServingScope, mode: ServeMode, timing: ServeTiming) -> HTTPReply {
         let eventID = UUID()
-        let recheck = record && info.mode == .recordMissing
+        let plan = recordings.plan(for: request, in: mode)
+        let journal = scope.journal
         return .deferred { [self] complete in
-            recordings.forward(request, record: record, recheck: recheck, eventID: eventID) { [self] outcome in
+            recordings.forward(request, plan: plan, eventID: eventID) { [self] outcome in
                 let response: HTTPResponse
                 var reference: ServeEvent.StubReference?
                 switch outcome {
@@ -32,15 +31,10 @@ extension StubEngine {
                 case .proxied(let upstreamResponse):
                     response = proxiedResponse(upstreamResponse)
                 case .failed(let error):
-                    response = StubEngine.upstreamFailure(error, upstream: recordings.upstream)
+                    response = StubEngine.upstreamFailure(error, upstream: plan.upstream)
                 }
-                let elapsed = ContinuousClock.now - started
-                journal.append(
-                    ServeEvent(
-                        id: eventID, receivedAt: receivedAt, request: request, stub: reference,
-                        responseStatus: response.status,
-                        durationMilliseconds: Double(elapsed.components.attoseconds) / 1e15
-                            + Double(elapsed.components.seconds) * 1000))
+                journal.recordAnswer(
+                    to: request, stub: reference, status: response.status, timing: timing, id: eventID)
                 complete(response)
             }
         }

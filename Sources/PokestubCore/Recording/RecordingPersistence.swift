@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// Makes recordings: writes their files (when persisting) and adds their stubs to the ``StubStore``, so the
+/// next request matches the new stub.
+///
+/// When the upstream answers exactly what was last recorded at the same mapping path, and the files and the
+/// stub are still the ones that recording made, that stub answers: nothing is parsed, canonicalised, hashed
+/// beyond one pass over the raw body, or written. Writes are serialised, so two recordings of one path never
+/// interleave.
+final class RecordingPersistence: Sendable {
+    /// The stubs recordings are added to; its root is where they are written.
+    let store: StubStore
+    private let writeLock = Mutex(())
+    private let state = Mutex((lastRecordings: [String: LastRecording](), lifetime: RecordingLedger()))
+
+    /// What was last recorded at a mapping path.
+    private struct LastRecording: Sendable {
+        var exchange: ExchangeSignature
+        var id: UUID
+        /// The stub's definition when it was made; the stub serving now must still be that one.
+        var definition: JSONValue
+        var fingerprint: UInt64
+        /// The mapping file and the body file as they were right after the write: a file written or replaced
+        /// since then (by a snapshot, an editor, `git checkout`) has another identity.
+        var files: [(path: String, identity: FileIdentity)]
+    }
+
+    /// Creates the persistence over a store.
+    init(store: StubStore) {
+        self.store = store
+    }
+
+    /// New, unchanged and changed stubs since the daemon started, compared with the disk as it was before each
+    /// file's first write.
+    var lifetimeReport: RecordingReport { state.withLock { $0.lifetime.report } }
+
+    /// Records one exchange.
+    ///
+    /// - Parameters:
+    ///   - request: The request as received.
+    ///   - response: The upstream's answer.
+    ///   - key: The request's recording key under `options`.
+    ///   - options: Redaction, body placement and persistence.
+    /// - Returns: The stub now serving it, and how it compares with the disk.
+    /// - Throws: ``RecordingWriteError`` when a file cannot be written; ``StubDefinitionError`` when the
+    ///   recording is not a stub the loader accepts.
+    func record(
+        _ request: HTTPRequest, _ response: UpstreamResponse, key: RecordingKey, options: RecordingOptions
+    ) throws -> RecordedStub {
+        let rootURL = store.root.map { URL(fileURLWithPath: $0) }
+        let writer = rootURL.map(RecordingWriter.init(root:))
+        let persist = options.persist && writer != nil
+        let exchange = persist ? ExchangeSignature(request, response, key: key, options: options) : nil
+        if let exchange, let again = unchangedRecording(at: RecordingFileName(key: key).mappingPath, exchange) {
+            return again
+        }
+        let recording = Recorder(options: options).recording(of: request, response: response, key: key)
+        let path = recording.fileName.mappingPath
+        let mappingData = recording.mappingData
+        let latest = RecordingWriter.fingerprint(of: recording, mappingData: mappingData)
+        typealias Written = (
+            original: UInt64?, change: RecordingWriter.Change, files: [(path: String, identity: FileIdentity)]?
+        )
+        let written: Written = try writeLock.withLock { _ in
+            let original = writer?.fingerprintOnDisk(of: recording)
+            if persist, let writer {
+                let change = try writer.write(recording, mappingData: mappingData, before: original, after: latest)
+                return (original, change, writer.fileIdentities(of: recording))
+            }
+            return (original, original == nil ? .new : (original == latest ? .unchanged : .changed), nil)
+        }
+        let stub = try StubMapping(
+            json: persist ? recording.mapping : recording.inlineMapping, defaultID: recording.id,
+            source: persist ? .file(path) : .runtime,
+            bodyFiles: BodyFileStore(root: persist ? rootURL?.appendingPathComponent("__files") : nil))
+        store.add(stub)
+        let recorded = RecordedStub(
+            stub: stub, change: written.change, path: path, original: written.original, latest: latest)
+        state.withLock { state in
+            state.lifetime.note(recorded)
+            if let exchange, let files = written.files {
+                state.lastRecordings[path] = LastRecording(
+                    exchange: exchange, id: stub.id, definition: stub.definition, fingerprint: latest, files: files)
+            } else {
+                state.lastRecordings[path] = nil
+            }
+        }
+        return recorded
+    }
+
+    /// The recording at `path` when `exchange` is exactly what made it, its files have not been written or
+    /// replaced since, and its stub still serves; noted in the lifetime ledger as unchanged.
+    ///
+    /// The files are checked by identity (device, inode, size, modification and change times) rather than
+    /// read back: an atomic write replaces the inode, and any other write changes the times.
+    private func unchangedRecording(at path: String, _ exchange: ExchangeSignature) -> RecordedStub? {
+        guard let last = state.withLock({ $0.lastRecordings[path] }), last.exchange == exchange,
+            last.files.allSatisfy({ FileIdentity(path: $0.path) == $0.identity }),
+            let stub = store.index.stub(id: last.id), stub.definition == last.definition
+        else { return nil }
+        // The files are what this recording wrote or found, so what is on disk is its fingerprint.
+        let recorded = RecordedStub(
+            stub: stub, change: .unchanged, path: path, original: last.fingerprint, latest: last.fingerprint,
+            sameAnswer: true)
+        state.withLock { $0.lifetime.note(recorded) }
+        return recorded
+    }
+}

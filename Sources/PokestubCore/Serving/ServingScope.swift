@@ -1,0 +1,32 @@
+/// What a request is served within: the daemon's stubs, journal and scenarios, or one session's.
+///
+/// Every request takes the same path through ``StubEngine``; only its scope differs. A session's scope puts
+/// its own stubs first and the daemon's after them, keeps its own journal, scenario states and near-miss
+/// cache, rewrites upstream links to the session's base URL, and never forwards upstream.
+struct ServingScope {
+    /// The stubs tried first: the daemon's, or the session's own.
+    var stubs: StubIndex
+    /// Stubs tried when none of ``stubs`` matches: the daemon's, for a session; `nil` for the daemon.
+    var sharedStubs: StubIndex?
+    /// Scenario states of this scope (a session keeps its own, for its stubs and the daemon's alike).
+    var scenarios: ScenarioStates
+    /// Where the serve events go.
+    var journal: RequestJournal
+    /// The near-miss reports of this scope's recent misses.
+    var nearMisses: NearMissCache
+    /// Where upstream links in served bodies point, or `nil` for the daemon's base URL.
+    var linkBase: String?
+    /// Whether a miss may go upstream in the record, record-missing and proxy modes (sessions answer from
+    /// stubs only, whatever the daemon's mode).
+    var forwardsUpstream: Bool
+
+    /// The stub that answers `request`, with its response, or `nil`.
+    func match(_ request: HTTPRequest) -> StubIndex.Match? {
+        stubs.match(request, scenarios: scenarios) ?? sharedStubs?.match(request, scenarios: scenarios)
+    }
+
+    /// The plain-text near-miss report for a request nothing in this scope matched.
+    func nearMissReport(for request: HTTPRequest) -> String {
+        nearMisses.report(for: request, in: stubs, and: sharedStubs)
+    }
+}
