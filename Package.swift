@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PokemonClient", targets: ["PokemonClient"]),
         .library(name: "PokestubClient", targets: ["PokestubClient"]),
         .library(name: "PokestubTesting", targets: ["PokestubTesting"]),
+        .library(name: "PokestubDaemon", targets: ["PokestubDaemon"]),
     ],
     targets: [
         // C adapters: system libraries from Debian, each imported by exactly one Swift target.
@@ -42,10 +43,17 @@ let package = Package(
             dependencies: ["PokestubCore", "CCurl"],
             swiftSettings: swiftSettings
         ),
-        // The daemon's command line. Thin: parses arguments and wires the targets together.
+        // The composition root: store, upstream client, engine and servers built from a configuration, with
+        // start, reload and stop. The command line, withStubServer and the tests all build pokestub through it.
+        .target(
+            name: "PokestubDaemon",
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream"],
+            swiftSettings: swiftSettings
+        ),
+        // The daemon's command line. Thin: parses arguments, handles signals, systemd and the stub tree watcher.
         .executableTarget(
             name: "pokestub",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream"],
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubDaemon"],
             swiftSettings: swiftSettings
         ),
 
@@ -55,7 +63,7 @@ let package = Package(
         // In-process server for Linux and macOS tests.
         .target(
             name: "PokestubTesting",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubClient"],
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubDaemon", "PokestubClient"],
             swiftSettings: swiftSettings
         ),
 
@@ -70,8 +78,8 @@ let package = Package(
         .testTarget(
             name: "PokestubServerTests",
             dependencies: [
-                "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubTesting", "PokestubClient",
-                "PokestubTestSupport",
+                "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubDaemon", "PokestubTesting",
+                "PokestubClient", "PokestubTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -82,13 +90,17 @@ let package = Package(
         ),
         .testTarget(
             name: "PokestubClientTests",
-            dependencies: ["PokestubClient", "PokestubTesting", "PokemonClient", "PokestubTestSupport"],
+            dependencies: [
+                "PokestubClient", "PokestubTesting", "PokestubDaemon", "PokemonClient", "PokestubTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         // Recording and replay against real upstreams on 127.0.0.1 (a scripted Python upstream and the PokeAPI dump).
         .testTarget(
             name: "PokestubRecordingTests",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubTestSupport"],
+            dependencies: [
+                "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubDaemon", "PokestubTestSupport",
+            ],
             exclude: ["scripted_upstream.py"],
             swiftSettings: swiftSettings
         ),

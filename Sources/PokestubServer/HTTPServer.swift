@@ -17,25 +17,37 @@ import Synchronization
 /// and frees the thread until the reply is ready.
 ///
 /// ```swift
-/// let server = HTTPServer(configuration: .init(port: 0), handler: engine)
+/// let listener = try HTTPListener(host: "127.0.0.1", port: 0)   // the port is known from here on
+/// let server = HTTPServer(listener: listener, handler: engine)
 /// try server.start()
-/// print(server.port)   // the port the system picked
 /// server.stop()
 /// ```
 public final class HTTPServer: Sendable {
-    /// How the server listens.
+    /// Where the server listens.
+    public let listener: HTTPListener
+    /// Threads and limits.
     public let configuration: HTTPServerConfiguration
     private let core: ServerCore
     private let state = Mutex(State.idle)
 
     private enum State {
         case idle
-        case running(DaemonHandle, port: Int)
+        case running(DaemonHandle)
         case stopped
     }
 
-    /// Creates a server; nothing listens until ``start()``.
-    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger = .disabled) {
+    /// Creates a server on a listening socket; no request is answered until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - listener: The listening socket.
+    ///   - configuration: Threads and limits.
+    ///   - handler: What answers every request.
+    ///   - logger: Where connection problems are logged.
+    public init(
+        listener: HTTPListener, configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        handler: any HTTPHandler, logger: Logger = .disabled
+    ) {
+        self.listener = listener
         self.configuration = configuration
         core = ServerCore(
             handler: handler, maxBodyBytes: configuration.maxBodyBytes,
@@ -44,31 +56,23 @@ public final class HTTPServer: Sendable {
             logger: logger)
     }
 
-    /// Binds and starts answering.
+    /// Starts answering on the listener's socket.
     ///
-    /// - Throws: ``HTTPServerError`` when the address is not an IP literal or `localhost`, the port is taken or
-    ///   not permitted, or the server was started before.
+    /// - Throws: ``HTTPServerError`` when libmicrohttpd cannot start on the socket, or the server was started
+    ///   before.
     public func start() throws(HTTPServerError) {
         try state.withLock { (state: inout State) throws(HTTPServerError) in
             guard case .idle = state else { throw HTTPServerError("the server was already started") }
-            let (daemon, port) = try startDaemon()
-            state = .running(daemon, port: port)
+            state = .running(try startDaemon())
             core.deadlines.start()
         }
     }
 
-    /// The port the server listens on (the real one after binding port 0), or 0 when not running.
-    public var port: Int {
-        state.withLock { state in
-            if case .running(_, let port) = state { return port }
-            return 0
-        }
-    }
+    /// The port the server listens on (the real one after binding port 0).
+    public var port: Int { listener.port }
 
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
-    public var baseURL: String {
-        HTTPServer.baseURL(host: configuration.host, port: port)
-    }
+    public var baseURL: String { listener.baseURL }
 
     /// The port an already listening socket is bound to (as handed over by systemd), or `nil`.
     public static func port(ofListeningSocket socket: Int32) -> Int? {
@@ -90,12 +94,15 @@ public final class HTTPServer: Sendable {
     public func stop(gracePeriod: Duration = .seconds(10)) {
         let daemon: DaemonHandle? = state.withLock { state in
             defer { state = .stopped }
-            if case .running(let daemon, _) = state { return daemon }
+            if case .running(let daemon) = state { return daemon }
             return nil
         }
-        guard let daemon else { return }
-        let listener = MHD_quiesce_daemon(daemon.pointer)
-        if listener >= 0 && configuration.listenSocket == nil { close(listener) }
+        guard let daemon else {
+            listener.closeIfOwned()
+            return
+        }
+        _ = MHD_quiesce_daemon(daemon.pointer)
+        listener.closeIfOwned()
         let deadline = ContinuousClock.now + gracePeriod
         while core.requestsInFlight > 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.005)
@@ -128,30 +135,28 @@ public final class HTTPServer: Sendable {
     }
 
     deinit {
-        if case .running(let daemon, _) = state.withLock({ $0 }) {
+        if case .running(let daemon) = state.withLock({ $0 }) {
+            // Quiesced first, so libmicrohttpd leaves the socket to its listener, which closes it only once.
+            _ = MHD_quiesce_daemon(daemon.pointer)
             MHD_stop_daemon(daemon.pointer)
             core.releaseUnfinishedContexts()
         }
         core.deadlines.stop()
     }
 
-    private func startDaemon() throws(HTTPServerError) -> (DaemonHandle, Int) {
+    private func startDaemon() throws(HTTPServerError) -> DaemonHandle {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        var address = try SocketAddress(host: configuration.host, port: configuration.port)
-        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        guard (0...65_535).contains(configuration.port) else {
-            throw HTTPServerError("port \(configuration.port) is outside 0...65535")
-        }
+        if listener.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let coreContext = Unmanaged.passUnretained(core).toOpaque()
         errno = 0
-        let daemon: OpaquePointer? = address.withSockaddr { sockaddr in
+        let daemon: OpaquePointer? = {
             var settings = pokestub_mhd_settings()
             settings.flags = flags
-            settings.port = UInt16(configuration.port)
-            settings.bind_address = configuration.listenSocket == nil ? sockaddr : nil
-            settings.listen_fd = configuration.listenSocket ?? -1
+            settings.port = UInt16(listener.port)
+            settings.bind_address = nil
+            settings.listen_fd = listener.descriptor
             settings.thread_pool_size = UInt32(max(1, configuration.threads))
             settings.connection_limit = UInt32(max(1, configuration.connectionLimit))
             settings.connection_timeout_seconds = UInt32(max(0, configuration.idleTimeoutSeconds))
@@ -160,18 +165,11 @@ public final class HTTPServer: Sendable {
             return pokestub_mhd_start(
                 &settings, ServerCore.accessHandler, coreContext, ServerCore.uriLogger, coreContext,
                 ServerCore.requestCompleted, coreContext, ServerCore.connectionNotifier, coreContext)
-        }
+        }()
         guard let daemon else {
-            let where_ =
-                configuration.listenSocket.map { "socket \($0)" } ?? "\(configuration.host):\(configuration.port)"
-            throw HTTPServerError("cannot listen on \(where_)", errno: errno)
+            throw HTTPServerError("cannot serve on \(listener.host):\(listener.port)", errno: errno)
         }
-        var port = Int(pokestub_mhd_bound_port(daemon))
-        if let socket = configuration.listenSocket {
-            // libmicrohttpd reports the configured port for a socket it was handed; ask the socket.
-            port = SocketAddress.boundPort(of: socket) ?? port
-        }
-        return (DaemonHandle(pointer: daemon), port)
+        return DaemonHandle(pointer: daemon)
     }
 }
 

@@ -1,13 +1,8 @@
 import Foundation
 
-/// How an ``HTTPServer`` listens and what it tolerates from clients.
+/// How many threads an ``HTTPServer`` runs and what it tolerates from clients (where it listens is its
+/// ``HTTPListener``).
 public struct HTTPServerConfiguration: Sendable, Equatable {
-    /// The IP address to listen on: `127.0.0.1` (the default), `0.0.0.0`, `::1`, `::`, or `localhost`.
-    public var host: String
-    /// The TCP port; 0 lets the system pick a free one (read it back from ``HTTPServer/port``).
-    public var port: Int
-    /// An already listening socket to serve on instead of binding (systemd socket activation, `LISTEN_FDS`).
-    public var listenSocket: Int32?
     /// Worker threads answering requests; default one per core.
     public var threads: Int
     /// The most connections open at once.
@@ -27,13 +22,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
 
     /// Creates a configuration with defaults for everything not given.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, listenSocket: Int32? = nil, threads: Int? = nil,
-        connectionLimit: Int = 1_024, idleTimeoutSeconds: Int = 60, maxBodyBytes: Int = 16 << 20,
+        threads: Int? = nil, connectionLimit: Int = 1_024, idleTimeoutSeconds: Int = 60, maxBodyBytes: Int = 16 << 20,
         maxHeaderBytes: Int = 32 << 10, headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(60)
     ) {
-        self.host = host
-        self.port = port
-        self.listenSocket = listenSocket
         self.threads = threads ?? max(1, System.coreCount)
         self.connectionLimit = connectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds

@@ -1,7 +1,8 @@
 import Foundation
 import PokestubClient
 import PokestubCore
-import PokestubServer
+import PokestubDaemon
+import Synchronization
 
 /// Runs `body` against an in-process pokestub server on `127.0.0.1` and a free port, and stops the server
 /// when `body` returns or throws.
@@ -49,7 +50,7 @@ public func withStubServer<Result>(
     // Loading a stub folder blocks for a while: it runs on a thread of its own, so neither the few threads
     // that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     let (server, stubServer) = try await withCheckedThrowingContinuation {
-        (continuation: CheckedContinuation<(HTTPServer, StubServer), any Error>) in
+        (continuation: CheckedContinuation<(PokestubDaemon, StubServer), any Error>) in
         Thread {
             continuation.resume(
                 with: Swift.Result {
@@ -105,36 +106,46 @@ enum StubServerLauncher {
 
     static func start(
         mappings: [any StubMappingConvertible], stubsDirectory: String?, routes: [StubRoute], journalCapacity: Int
-    ) throws(StubServerError) -> (HTTPServer, StubServer) {
-        let store = StubStore(root: stubsDirectory)
-        if let stubsDirectory {
-            let report = store.reload()
-            guard report.succeeded else {
-                let problems = report.problems.map { "  \($0.description)" }.joined(separator: "\n")
-                throw StubServerError(
-                    "the stubs in \(stubsDirectory) have \(report.problems.count) problem(s):\n\(problems)")
-            }
+    ) throws(StubServerError) -> (PokestubDaemon, StubServer) {
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.stubs = stubsDirectory ?? ""
+        configuration.journalMaxEntries = journalCapacity
+        configuration.rewriteUpstreamLinks = false
+        let router = Mutex<RoutingHandler?>(nil)
+        let daemon: PokestubDaemon
+        do {
+            daemon = try PokestubDaemon(
+                configuration: configuration, stubFolder: stubsDirectory == nil ? .none : .configured, threads: 2,
+                handler: { engine in
+                    let handler = RoutingHandler(engine: engine, routes: routes)
+                    router.withLock { $0 = handler }
+                    return handler
+                })
+        } catch {
+            throw StubServerError("the test server cannot listen: \(error)")
         }
         let bodyFiles = BodyFileStore(
             root: stubsDirectory.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") })
         for (position, mapping) in mappings.enumerated() {
             for stub in try stubMappings(from: mapping, position: position, bodyFiles: bodyFiles) {
-                store.add(stub)
+                daemon.store.add(stub)
             }
         }
-        let engine = StubEngine(store: store, journalCapacity: journalCapacity, mode: .replay)
-        let router = RoutingHandler(engine: engine, routes: routes)
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: router)
         do {
-            try server.start()
+            try daemon.start()
         } catch {
-            throw StubServerError("the test server cannot listen: \(error)")
+            switch error {
+            case .stubProblems(let folder, let problems):
+                let lines = problems.map { "  \($0.description)" }.joined(separator: "\n")
+                throw StubServerError("the stubs in \(folder) have \(problems.count) problem(s):\n\(lines)")
+            case .cannotListen: throw StubServerError("the test server cannot listen: \(error)")
+            }
         }
-        engine.info.baseURL = server.baseURL
         let stubServer = StubServer(
-            baseURL: URL(string: server.baseURL)!, port: server.port, engine: engine, router: router)
-        return (server, stubServer)
+            baseURL: URL(string: daemon.baseURL)!, port: daemon.port, engine: daemon.engine,
+            router: router.withLock { $0 }!)
+        return (daemon, stubServer)
     }
 
     /// Reads one entry of `mappings`: a single mapping, or `{"mappings": [...]}`.

@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
 import PokestubCore
-import PokestubServer
-import PokestubUpstream
+import PokestubDaemon
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,11 +10,11 @@ import Synchronization
     import Darwin
 #endif
 
-/// What `pokestub serve` runs: the stub store, the engine, the HTTP servers, the stub tree watcher and the
-/// signal handlers, from start to a graceful stop.
+/// What `pokestub serve` runs: a ``PokestubDaemon`` with the signal handlers, the stub tree watcher and the
+/// systemd notifications around it, from start to a graceful stop.
 ///
 /// ```swift
-/// let daemon = Daemon(configuration: configuration, environment: environment, logger: logger)
+/// let daemon = try Daemon(configuration: configuration, environment: environment, logger: logger)
 /// try daemon.start()          // loads stubs, listens, prints "pokestub listening on …", tells systemd READY
 /// daemon.waitForStopSignal()  // SIGHUP reloads meanwhile; returns on SIGINT or SIGTERM
 /// daemon.stop()               // finishes requests in flight, then stops
@@ -24,12 +23,8 @@ final class Daemon: Sendable {
     let configuration: Configuration
     let logger: Logger
     private let notifier: SystemdNotifier
-    private let activatedSocket: Int32?
-    private let store: StubStore
-    private let upstreamClient: CurlUpstreamClient
-    private let engine: StubEngine
-    private let server: HTTPServer
-    private let adminServer: HTTPServer?
+    private let activated: Bool
+    private let daemon: PokestubDaemon
     private let stopped = DispatchSemaphore(value: 0)
     private let running = Mutex<Running?>(nil)
 
@@ -39,56 +34,24 @@ final class Daemon: Sendable {
         var watcher: StubTreeWatcher?
     }
 
-    /// Builds everything; nothing is read or bound until ``start()``.
+    /// Binds the listeners and builds everything; nothing is read or answered until ``start()``.
     ///
     /// - Parameters:
     ///   - configuration: The resolved configuration.
     ///   - environment: The process environment (`NOTIFY_SOCKET`, `LISTEN_FDS`).
     ///   - logger: Where events are logged.
-    init(configuration: Configuration, environment: [String: String], logger: Logger) {
+    /// - Throws: ``CommandFailure`` with ``ExitStatus/unavailable`` when an address cannot be bound.
+    init(configuration: Configuration, environment: [String: String], logger: Logger) throws(CommandFailure) {
         self.configuration = configuration
         self.logger = logger
         notifier = SystemdNotifier(environment: environment)
-        activatedSocket = SocketActivation.listeningSocket(environment: environment)
-        store = StubStore(root: configuration.stubs, preloadBodyFiles: configuration.preloadBodyFiles)
-        // Created in every mode (recordings can start through the admin API); libcurl is set up, its threads
-        // start and its connections open only with the first forwarded request, so replay never contacts the
-        // upstream.
-        upstreamClient = CurlUpstreamClient(
-            configuration: CurlUpstreamConfiguration(
-                connectTimeoutMilliseconds: configuration.upstreamConnectTimeoutMilliseconds,
-                timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
-            logger: logger)
-        engine = StubEngine(
-            store: store, journalCapacity: configuration.journalMaxEntries,
-            journalMaxBodyBytes: configuration.journalMaxBodyBytes, mode: configuration.mode,
-            upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
-            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
-            adminAccess: AdminAccess(
-                token: configuration.adminToken, onMainServer: configuration.adminPort == nil,
-                host: configuration.host,
-                acceptsAnyHost: configuration.adminAllowUnauthenticated && !configuration.bindsLoopbackOnly),
-            logger: logger)
-        server = HTTPServer(
-            configuration: Daemon.serverConfiguration(configuration, port: configuration.port, socket: activatedSocket),
-            handler: engine, logger: logger)
-        adminServer = configuration.adminPort.map { [engine] port in
-            HTTPServer(
-                configuration: Daemon.serverConfiguration(configuration, port: port, socket: nil),
-                handler: AdminOnlyHandler(engine: engine), logger: logger)
+        let socket = SocketActivation.listeningSocket(environment: environment)
+        activated = socket != nil
+        do {
+            daemon = try PokestubDaemon(configuration: configuration, activatedSocket: socket, logger: logger)
+        } catch {
+            throw CommandFailure(status: .unavailable, message: error.description)
         }
-    }
-
-    /// How a server listens: the configured host and limits, on `port` or an already listening socket.
-    private static func serverConfiguration(
-        _ configuration: Configuration, port: Int, socket: Int32?
-    ) -> HTTPServerConfiguration {
-        let limits = configuration.limits
-        return HTTPServerConfiguration(
-            host: configuration.host, port: port, listenSocket: socket, connectionLimit: limits.maxConnections,
-            idleTimeoutSeconds: limits.idleTimeoutSeconds, maxBodyBytes: limits.maxBodyBytes,
-            maxHeaderBytes: limits.maxHeaderBytes, headerTimeout: .seconds(limits.headerTimeoutSeconds),
-            bodyTimeout: .seconds(limits.bodyTimeoutSeconds))
     }
 
     /// Loads the stubs, listens, handles signals and watches the stub tree, then announces itself: the
@@ -96,14 +59,15 @@ final class Daemon: Sendable {
     /// either, so a SIGINT sent as soon as the line appears is not lost.
     ///
     /// - Throws: ``CommandFailure`` with ``ExitStatus/dataError`` when the stub files have problems (each
-    ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when an address cannot be bound.
+    ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when a socket cannot be served.
     func start() throws(CommandFailure) {
-        let report = store.reload()
-        guard report.succeeded else {
-            let lines = report.problems.map(\.description).joined(separator: "\n")
-            throw CommandFailure(
-                status: .dataError,
-                message: "cannot start: \(report.problems.count) problem(s) in \(configuration.stubs)\n\(lines)")
+        do {
+            try daemon.start()
+        } catch {
+            switch error {
+            case .stubProblems: throw CommandFailure(status: .dataError, message: "cannot start: \(error)")
+            case .cannotListen: throw CommandFailure(status: .unavailable, message: error.description)
+            }
         }
         var isFolder: ObjCBool = false
         let mappings = (configuration.stubs as NSString).appendingPathComponent("mappings")
@@ -111,19 +75,6 @@ final class Daemon: Sendable {
             // Easy to get by pointing --stubs one level off; the daemon would otherwise answer 404 to everything.
             logger.warning(
                 "\(mappings) is not a folder: no stubs are read from files (--stubs names the folder above it)")
-        }
-        // Upstream links in bodies are rewritten to the base URL, so it is set before the first request can
-        // arrive: before listening when the port is known, else (port 0) as soon as it is.
-        let knownPort = activatedSocket.flatMap(HTTPServer.port(ofListeningSocket:)) ?? configuration.port
-        if knownPort != 0 { engine.info.baseURL = HTTPServer.baseURL(host: configuration.host, port: knownPort) }
-        do {
-            try server.start()
-            engine.info.baseURL = server.baseURL
-            try adminServer?.start()
-            engine.info.adminBaseURL = adminServer?.baseURL
-        } catch {
-            server.stop(gracePeriod: .zero)
-            throw CommandFailure(status: .unavailable, message: error.description)
         }
         var signalSources = [SignalHandlers.on(SIGHUP) { [self] in reload(trigger: "SIGHUP") }]
         for signal in [SIGINT, SIGTERM] {
@@ -134,11 +85,12 @@ final class Daemon: Sendable {
             ? StubTreeWatcher(root: configuration.stubs) { [self] in reload(trigger: "files changed") } : nil
         running.withLock { $0 = Running(signalSources: signalSources, watcher: watcher) }
 
-        let baseURL = server.baseURL
-        let served = "\(store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
+        let baseURL = daemon.baseURL
+        let served =
+            "\(daemon.store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
         Console.out("pokestub listening on \(baseURL) (\(served))")
-        if let adminServer { Console.out("pokestub admin API on \(adminServer.baseURL)/__admin") }
-        if activatedSocket != nil { logger.notice("serving on the socket systemd passed (LISTEN_FDS)") }
+        if let adminBaseURL = daemon.adminBaseURL { Console.out("pokestub admin API on \(adminBaseURL)/__admin") }
+        if activated { logger.notice("serving on the socket systemd passed (LISTEN_FDS)") }
         notifier.ready(status: "serving \(served) on \(baseURL)")
     }
 
@@ -148,7 +100,8 @@ final class Daemon: Sendable {
     /// - Parameter trigger: What asked for the reload, for the log.
     func reload(trigger: String) {
         notifier.reloading()
-        let report = store.reload()
+        let report = daemon.reload()
+        let store = daemon.store
         defer {
             let state = report.succeeded ? "" : ", last reload failed"
             notifier.ready(status: "serving \(store.index.count) stubs from \(configuration.stubs)\(state)")
@@ -179,13 +132,10 @@ final class Daemon: Sendable {
         withExtendedLifetime(ended?.watcher) {}
         logger.notice("stopping: finishing requests in flight")
         notifier.stopping()
-        adminServer?.stop(gracePeriod: .seconds(2))
-        server.stop()
-        upstreamClient.shutdown()
-        if configuration.mode == .record || configuration.mode == .recordMissing
-            || engine.recordings.status != .neverStarted
-        {
-            logger.notice("recorded stubs in \(configuration.stubs): \(engine.recordings.lifetimeReport)")
+        daemon.stop()
+        let recordings = daemon.engine.recordings
+        if configuration.mode == .record || configuration.mode == .recordMissing || recordings.status != .neverStarted {
+            logger.notice("recorded stubs in \(configuration.stubs): \(recordings.lifetimeReport)")
         }
         logger.notice("stopped")
     }

@@ -123,7 +123,7 @@ enum ServeCommand {
                 "THE ADMIN API IS OPEN TO EVERY MACHINE THAT REACHES \(configuration.host): anyone can change stubs "
                     + "and read the journal (adminAllowUnauthenticated is set; set adminToken instead)")
         }
-        let daemon = Daemon(configuration: configuration, environment: environment, logger: logger)
+        let daemon = try Daemon(configuration: configuration, environment: environment, logger: logger)
         try daemon.start()
         daemon.waitForStopSignal()
         daemon.stop()

@@ -8,13 +8,9 @@ import Testing
 struct AdminTokenTests {
     static let token = "correct-horse-battery-staple"
 
-    static func engine() -> StubEngine {
-        StubEngine(store: StubStore(root: nil), journalCapacity: 100, adminAccess: AdminAccess(token: token))
-    }
-
     @Test("the token from POKESTUB_ADMIN_TOKEN is sent as a bearer token, to sessions too")
     func tokenSent() async throws {
-        try await OwnServer.with(engine: Self.engine()) { baseURL in
+        try await OwnServer.with(adminAccess: AdminAccess(token: Self.token)) { baseURL in
             let admin = try PokestubAdminClient(environment: [
                 "POKEMON_URL": baseURL.absoluteString, "POKESTUB_ADMIN_TOKEN": " \(Self.token)\n",
             ])
@@ -31,7 +27,7 @@ struct AdminTokenTests {
 
     @Test("no token or a wrong one is a 401 saying what to set")
     func unauthorized() async throws {
-        try await OwnServer.with(engine: Self.engine()) { baseURL in
+        try await OwnServer.with(adminAccess: AdminAccess(token: Self.token)) { baseURL in
             let missing = await #expect(throws: PokestubClientError.self) {
                 try await PokestubAdminClient(baseURL: baseURL).stubs()
             }

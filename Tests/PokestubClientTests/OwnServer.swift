@@ -1,28 +1,37 @@
 import Foundation
 import PokestubCore
+import PokestubDaemon
 import PokestubServer
 import Synchronization
 
-/// An in-process server on 127.0.0.1 built by the test itself, for what `withStubServer` does not set up: an
-/// engine with an admin token, or a handler in front of the engine.
+/// An in-process daemon on 127.0.0.1 built by the test itself, for what `withStubServer` does not set up:
+/// an admin token, or a handler in front of the engine.
 enum OwnServer {
-    /// Runs `body` with the root URL of a server for `engine` (answered by `handler` when given), then stops it.
+    /// Runs `body` with the root URL of a daemon (answered by `handler` when given), then stops it.
+    ///
+    /// - Parameters:
+    ///   - adminAccess: Who may use the admin API; anyone by default.
+    ///   - handler: Makes what answers in front of the engine.
+    ///   - body: The test, given the daemon's root URL.
     static func with<Result>(
-        engine: StubEngine, handler: (any HTTPHandler)? = nil, isolation: isolated (any Actor)? = #isolation,
-        _ body: (URL) async throws -> Result
+        adminAccess: AdminAccess = AdminAccess(), handler: (@Sendable (StubEngine) -> any HTTPHandler)? = nil,
+        isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> Result
     ) async throws -> Result {
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: handler ?? engine)
-        try server.start()
-        engine.info.baseURL = server.baseURL
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.journalMaxEntries = 100
+        configuration.rewriteUpstreamLinks = false
+        let daemon = try PokestubDaemon(
+            configuration: configuration, stubFolder: .none, threads: 2, adminAccess: adminAccess, handler: handler)
+        try daemon.start()
         let result: Result
         do {
-            result = try await body(URL(string: server.baseURL)!)
+            result = try await body(URL(string: daemon.baseURL)!)
         } catch {
-            await server.shutdown(gracePeriod: .seconds(2))
+            await daemon.shutdown(gracePeriod: .seconds(2))
             throw error
         }
-        await server.shutdown(gracePeriod: .seconds(2))
+        await daemon.shutdown(gracePeriod: .seconds(2))
         return result
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import PokestubClient
 import PokestubCore
+import PokestubServer
 import PokestubTestSupport
 import PokestubTesting
+import Synchronization
 import Testing
 
 @Suite("Waiting for requests")
@@ -97,9 +99,14 @@ struct WaitForRequestsTests {
 
     @Test("an older daemon without the wait route is polled instead", arguments: [404, 405])
     func fallsBackToPolling(status: Int) async throws {
-        let engine = StubEngine(store: StubStore(root: nil), journalCapacity: 100)
-        let handler = NoWaitHandler(engine: engine, status: status)
-        try await OwnServer.with(engine: engine, handler: handler) { baseURL in
+        let made = Mutex<NoWaitHandler?>(nil)
+        let makeHandler: @Sendable (StubEngine) -> any HTTPHandler = { engine in
+            let handler = NoWaitHandler(engine: engine, status: status)
+            made.withLock { $0 = handler }
+            return handler
+        }
+        try await OwnServer.with(handler: makeHandler) { baseURL in
+            let handler = try #require(made.withLock { $0 })
             let admin = PokestubAdminClient(baseURL: baseURL)
             try await admin.addStub(StubBuilder.get("/late"))
             let url = baseURL.appendingPathComponent("late")

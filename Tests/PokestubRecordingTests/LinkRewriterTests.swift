@@ -56,13 +56,11 @@ struct LinkRewriterTests {
         #expect(rewritten == nil)
     }
 
-    @Test("a new daemon base URL or a new upstream base is picked up")
+    @Test("a new upstream base is picked up")
     func followsChanges() {
-        let info = ServerInfo(mode: .replay, baseURL: "http://127.0.0.1:1111")
+        let info = ServerInfo(mode: .replay, baseURL: "http://127.0.0.1:2222")
         let rewriter = LinkRewriter(upstreamBases: ["https://pokeapi.co/"], info: info)
         let linked = HTTPResponse(status: 200, body: ResponseBody(#"["https://pokeapi.co/a", "http://10.0.0.1:9/b"]"#))
-        #expect(rewriter.rewrite(linked).body.text == #"["http://127.0.0.1:1111/a", "http://10.0.0.1:9/b"]"#)
-        info.baseURL = "http://127.0.0.1:2222"
         #expect(rewriter.rewrite(linked).body.text == #"["http://127.0.0.1:2222/a", "http://10.0.0.1:9/b"]"#)
         rewriter.addUpstreamBase("http://10.0.0.1:9")
         #expect(rewriter.rewrite(linked).body.text == #"["http://127.0.0.1:2222/a", "http://127.0.0.1:2222/b"]"#)

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubDaemon
 import PokestubServer
 import PokestubTestSupport
 import PokestubUpstream
@@ -8,8 +9,7 @@ import PokestubUpstream
 /// 127.0.0.1 with a port the system picked. Stop it with ``stop()``.
 final class RecordingServer: Sendable {
     let engine: StubEngine
-    let server: HTTPServer
-    let client: CurlUpstreamClient
+    let server: PokestubDaemon
     let root: String
 
     /// Starts a server.
@@ -27,21 +27,25 @@ final class RecordingServer: Sendable {
         options: RecordingOptions = RecordingOptions(), rewriteLinks: Bool = true, logger: Logger = .disabled
     ) throws {
         self.root = root
-        let store = StubStore(root: root)
-        let report = store.reload()
-        guard report.succeeded else { throw TestFailure("stub problems: \(report.problems)") }
-        client = CurlUpstreamClient(
-            configuration: CurlUpstreamConfiguration(
-                connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: timeoutMilliseconds))
-        engine = StubEngine(
-            store: store, journalCapacity: 1_000, mode: mode, upstream: upstream, upstreamClient: client,
-            recording: options, rewriteUpstreamLinks: rewriteLinks, logger: logger)
-        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: engine)
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.stubs = root
+        configuration.journalMaxEntries = 1_000
+        configuration.mode = mode
+        configuration.upstream = upstream
+        configuration.upstreamConnectTimeoutMilliseconds = 2_000
+        configuration.upstreamTimeoutMilliseconds = timeoutMilliseconds
+        configuration.recording = options
+        configuration.rewriteUpstreamLinks = rewriteLinks
+        server = try PokestubDaemon(configuration: configuration, logger: logger)
+        engine = server.engine
         try server.start()
-        engine.info.baseURL = server.baseURL
     }
 
     var baseURL: String { server.baseURL }
+
+    /// The daemon's upstream client.
+    var client: CurlUpstreamClient { server.upstreamClient }
 
     /// Sends a request to the server (not following redirects).
     func send(
@@ -58,6 +62,5 @@ final class RecordingServer: Sendable {
 
     func stop() {
         server.stop(gracePeriod: .seconds(2))
-        client.shutdown()
     }
 }

@@ -18,12 +18,11 @@ final class HostileServer: Sendable {
     init(stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20) throws {
         let store = StubStore(root: stubRoot)
         store.reload()
-        engine = StubEngine(store: store, journalCapacity: 1_000)
+        let listener = try HTTPListener(host: "127.0.0.1", port: 0)
+        engine = StubEngine(store: store, journalCapacity: 1_000, baseURL: listener.baseURL)
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
-            handler: engine)
+            listener: listener, configuration: HTTPServerConfiguration(maxBodyBytes: maxBodyBytes), handler: engine)
         try server.start()
-        engine.info.baseURL = server.baseURL
     }
 
     /// Runs `body` with a started server and always stops it.

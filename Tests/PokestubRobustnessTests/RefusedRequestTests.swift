@@ -25,7 +25,8 @@ struct RefusedRequestTests {
     func stopIsPrompt() async throws {
         let engine = StubEngine(store: StubStore(root: nil), journalCapacity: 10)
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 2), handler: engine)
+            listener: try HTTPListener(host: "127.0.0.1", port: 0),
+            configuration: HTTPServerConfiguration(idleTimeoutSeconds: 2), handler: engine)
         try server.start()
         for raw in Self.refused {
             let response = try await server.sendRaw(raw)

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubDaemon
 import PokestubServer
 import PokestubTestSupport
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// A pokestub engine and server on 127.0.0.1 with a port the system picked, for tests over real sockets.
 final class LiveServer: Sendable {
     let engine: StubEngine
-    let server: HTTPServer
+    let server: PokestubDaemon
     let stubRoot: String?
 
     /// Starts a server.
@@ -25,14 +26,16 @@ final class LiveServer: Sendable {
         stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil, adminAccess: AdminAccess = AdminAccess()
     ) throws {
         self.stubRoot = stubRoot
-        let store = StubStore(root: stubRoot)
-        let report = store.reload()
-        #expect(report.problems.isEmpty, "stub problems: \(report.problems)")
-        engine = StubEngine(store: store, journalCapacity: journalCapacity, adminAccess: adminAccess)
-        server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads), handler: engine)
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.stubs = stubRoot ?? ""
+        configuration.journalMaxEntries = journalCapacity
+        configuration.rewriteUpstreamLinks = false
+        server = try PokestubDaemon(
+            configuration: configuration, stubFolder: stubRoot == nil ? .none : .configured, threads: threads,
+            adminAccess: adminAccess)
+        engine = server.engine
         try server.start()
-        engine.info.baseURL = server.baseURL
     }
 
     /// Runs `body` with a started server and always stops it.

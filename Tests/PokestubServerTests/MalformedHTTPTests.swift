@@ -99,7 +99,8 @@ struct MalformedHTTPTests {
     func oversizedBody() async throws {
         let engine = StubEngine(store: StubStore(root: nil), journalCapacity: 10)
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, maxBodyBytes: 1_024), handler: engine)
+            listener: try HTTPListener(host: "127.0.0.1", port: 0),
+            configuration: HTTPServerConfiguration(maxBodyBytes: 1_024), handler: engine)
         try server.start()
         let connection = try RawConnection(port: server.port)
         let body = String(repeating: "x", count: 4_096)

@@ -111,8 +111,8 @@ struct SessionTests {
     func linksStayInTheSession() async throws {
         let store = StubStore(root: Repository.stubs)
         store.reload()
-        let engine = StubEngine(store: store, journalCapacity: 10, rewriteUpstreamLinks: true)
-        engine.info.baseURL = "http://127.0.0.1:9"
+        let engine = StubEngine(
+            store: store, journalCapacity: 10, rewriteUpstreamLinks: true, baseURL: "http://127.0.0.1:9")
         let session = try engine.sessions.create(name: nil, idleTimeoutSeconds: nil)
         guard
             case .response(let page) = engine.handle(

@@ -16,9 +16,10 @@ struct SlowClientTests {
     ) async throws {
         let engine = StubEngine(store: StubStore(root: nil), journalCapacity: 100)
         let server = HTTPServer(
+            listener: try HTTPListener(host: "127.0.0.1", port: 0),
             configuration: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, threads: 2, connectionLimit: connectionLimit, idleTimeoutSeconds: 30,
-                headerTimeout: .seconds(1), bodyTimeout: .seconds(1)),
+                threads: 2, connectionLimit: connectionLimit, idleTimeoutSeconds: 30, headerTimeout: .seconds(1),
+                bodyTimeout: .seconds(1)),
             handler: engine)
         try server.start()
         do {

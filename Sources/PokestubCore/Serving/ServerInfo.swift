@@ -1,37 +1,40 @@
 import Foundation
 import Synchronization
 
-/// Facts about the running server that the admin API reports: base URL, mode, start time.
+/// Facts about the running daemon that the admin API reports: where it is reached, since when, and in
+/// which serve mode.
+///
+/// The addresses are fixed when the daemon is built (its listeners are bound first, so their ports are
+/// known); the mode is the one fact that changes, when a recording run starts or stops.
 public final class ServerInfo: Sendable {
-    /// The serve mode now: the configured one, or the one a recording started through the admin API set.
+    /// The serve mode now: the configured one, or the one a recording run started through the admin API set.
     /// Reading it is one atomic load (it is read on every request).
     public var mode: ServeMode {
         get { ServeMode.allCases[modeIndex.load(ordering: .acquiring)] }
         set { modeIndex.store(ServeMode.allCases.firstIndex(of: newValue) ?? 0, ordering: .releasing) }
     }
     private let modeIndex: Atomic<Int>
-    /// When the server started.
+    /// When the daemon started.
     public let startedAt: Date
-    private let baseURLState: Mutex<String>
-    private let adminBaseURLState = Mutex<String?>(nil)
-
-    /// Creates the facts; the base URL is set once the server knows its port.
-    public init(mode: ServeMode, startedAt: Date = Date(), baseURL: String = "http://127.0.0.1") {
-        modeIndex = Atomic(ServeMode.allCases.firstIndex(of: mode) ?? 0)
-        self.startedAt = startedAt
-        baseURLState = Mutex(baseURL)
-    }
-
-    /// The base URL clients reach the server at, e.g. `http://127.0.0.1:8080` (no trailing slash).
-    public var baseURL: String {
-        get { baseURLState.withLock { $0 } }
-        set { baseURLState.withLock { $0 = newValue } }
-    }
-
+    /// The base URL clients reach the daemon at, e.g. `http://127.0.0.1:8080` (no trailing slash).
+    public let baseURL: String
     /// The base URL of the admin API's own port (config `adminPort`), e.g. `http://127.0.0.1:8081`; `nil` when
     /// the admin API is served on ``baseURL``.
-    public var adminBaseURL: String? {
-        get { adminBaseURLState.withLock { $0 } }
-        set { adminBaseURLState.withLock { $0 = newValue } }
+    public let adminBaseURL: String?
+
+    /// Creates the facts.
+    ///
+    /// - Parameters:
+    ///   - mode: The configured serve mode.
+    ///   - startedAt: When the daemon started.
+    ///   - baseURL: Where clients reach it.
+    ///   - adminBaseURL: Where its admin port is, if it has one.
+    public init(
+        mode: ServeMode, startedAt: Date = Date(), baseURL: String = "http://127.0.0.1", adminBaseURL: String? = nil
+    ) {
+        modeIndex = Atomic(ServeMode.allCases.firstIndex(of: mode) ?? 0)
+        self.startedAt = startedAt
+        self.baseURL = baseURL
+        self.adminBaseURL = adminBaseURL
     }
 }

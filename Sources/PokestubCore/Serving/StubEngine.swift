@@ -44,19 +44,24 @@ public final class StubEngine: HTTPHandler {
     ///     `pokestub serve` turns it on from the config key `rewriteUpstreamLinks`, whose default is `true`.
     ///   - sessionLimits: Limits of `/__admin/sessions`.
     ///   - adminAccess: The admin token, and whether this server answers `/__admin` at all.
+    ///   - baseURL: Where clients reach this server, e.g. `http://127.0.0.1:8080` (``HTTPListener/baseURL``):
+    ///     served links and sessions' URLs point there.
+    ///   - adminBaseURL: Where the admin port is (config `adminPort`), or `nil` when the admin API shares
+    ///     `baseURL`.
     ///   - logger: Where to log.
     public init(
         store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20, mode: ServeMode = .replay,
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
-        adminAccess: AdminAccess = AdminAccess(), logger: Logger = .disabled
+        adminAccess: AdminAccess = AdminAccess(), baseURL: String = "http://127.0.0.1", adminBaseURL: String? = nil,
+        logger: Logger = .disabled
     ) {
         self.adminAccess = adminAccess
         self.store = store
         self.logger = logger
         journal = RequestJournal(capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes)
-        info = ServerInfo(mode: mode)
+        info = ServerInfo(mode: mode, baseURL: baseURL, adminBaseURL: adminBaseURL)
         linkRewriter =
             rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil
         recordings = Recordings(

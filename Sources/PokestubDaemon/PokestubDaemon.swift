@@ -1,0 +1,187 @@
+import Foundation
+import PokestubCore
+import PokestubServer
+import PokestubUpstream
+
+/// pokestub put together: the stub store, the upstream client, the engine and the HTTP servers, built from a
+/// ``PokestubCore/Configuration`` in one place, for `pokestub serve`, `withStubServer` and the tests alike.
+///
+/// The listeners are bound first, so the daemon's addresses are known before anything that needs them (the
+/// links it rewrites, the URLs of sessions) is built, and before the first request can arrive. Building
+/// binds; ``start()`` loads the stub files and starts answering; ``stop(gracePeriod:)`` lets requests in
+/// flight finish.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.port = 0
+/// let daemon = try PokestubDaemon(configuration: configuration)
+/// try daemon.start()
+/// print(daemon.baseURL)   // http://127.0.0.1:PORT
+/// daemon.stop()
+/// ```
+public final class PokestubDaemon: Sendable {
+    /// Where the stubs come from.
+    public enum StubFolder: Sendable, Equatable {
+        /// The configuration's `stubs` folder, loaded at ``start()`` and on ``reload()``.
+        case configured
+        /// None: only stubs added at run time (through the admin API or in code).
+        case none
+    }
+
+    /// Why the daemon could not be built or started.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// An address could not be bound or served (taken, not permitted, not an IP literal).
+        case cannotListen(HTTPServerError)
+        /// The stub files have problems; nothing is served.
+        case stubProblems(folder: String, [StubLoadProblem])
+
+        public var description: String {
+            switch self {
+            case .cannotListen(let error): error.description
+            case .stubProblems(let folder, let problems):
+                "\(problems.count) problem(s) in \(folder)\n" + problems.map(\.description).joined(separator: "\n")
+            }
+        }
+    }
+
+    /// The configuration it was built from.
+    public let configuration: Configuration
+    /// The stubs served.
+    public let store: StubStore
+    /// What answers every request.
+    public let engine: StubEngine
+    /// The libcurl client forwarded requests go through (its ``PokestubUpstream/CurlUpstreamClient/statistics``
+    /// count transfers and connections).
+    public let upstreamClient: CurlUpstreamClient
+    private let server: HTTPServer
+    private let adminServer: HTTPServer?
+    private let loadsStubFolder: Bool
+
+    /// Binds the listeners and builds everything; nothing is answered until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: Host, port, stubs, mode, upstream, journal, limits, sessions, admin access.
+    ///   - stubFolder: Whether the configured stub folder is loaded; ``StubFolder/none`` serves runtime stubs
+    ///     only.
+    ///   - activatedSocket: A listening socket the service manager passed (systemd `LISTEN_FDS`), served
+    ///     instead of binding `host:port`.
+    ///   - threads: Server threads (default one per core).
+    ///   - adminAccess: Who may use the admin API, when not as the configuration says (token, host checks).
+    ///   - handler: What answers requests in front of the engine (a test's closure routes), or `nil` for the
+    ///     engine itself.
+    ///   - logger: Where the daemon logs.
+    /// - Throws: ``Failure/cannotListen(_:)`` when an address cannot be bound.
+    public init(
+        configuration: Configuration, stubFolder: StubFolder = .configured, activatedSocket: Int32? = nil,
+        threads: Int? = nil, adminAccess: AdminAccess? = nil,
+        handler: (@Sendable (StubEngine) -> any HTTPHandler)? = nil,
+        logger: Logger = .disabled
+    ) throws(Failure) {
+        self.configuration = configuration
+        loadsStubFolder = stubFolder == .configured
+        let listener: HTTPListener
+        var adminListener: HTTPListener?
+        do throws(HTTPServerError) {
+            if let activatedSocket {
+                listener = try HTTPListener(activatedSocket: activatedSocket, host: configuration.host)
+            } else {
+                listener = try HTTPListener(host: configuration.host, port: configuration.port)
+            }
+            if let adminPort = configuration.adminPort {
+                adminListener = try HTTPListener(host: configuration.host, port: adminPort)
+            }
+        } catch {
+            throw .cannotListen(error)
+        }
+        store = StubStore(
+            root: loadsStubFolder ? configuration.stubs : nil, preloadBodyFiles: configuration.preloadBodyFiles)
+        // Made in every mode (a recording can start through the admin API); libcurl is set up, its threads
+        // start and its connections open only with the first forwarded request, so replay never contacts the
+        // upstream.
+        upstreamClient = CurlUpstreamClient(
+            configuration: CurlUpstreamConfiguration(
+                connectTimeoutMilliseconds: configuration.upstreamConnectTimeoutMilliseconds,
+                timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
+            logger: logger)
+        engine = StubEngine(
+            store: store, journalCapacity: configuration.journalMaxEntries,
+            journalMaxBodyBytes: configuration.journalMaxBodyBytes, mode: configuration.mode,
+            upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
+            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
+            adminAccess: adminAccess
+                ?? AdminAccess(
+                    token: configuration.adminToken, onMainServer: configuration.adminPort == nil,
+                    host: configuration.host,
+                    acceptsAnyHost: configuration.adminAllowUnauthenticated && !configuration.bindsLoopbackOnly),
+            baseURL: listener.baseURL, adminBaseURL: adminListener?.baseURL, logger: logger)
+        let limits = configuration.limits
+        let serverConfiguration = HTTPServerConfiguration(
+            threads: threads, connectionLimit: limits.maxConnections, idleTimeoutSeconds: limits.idleTimeoutSeconds,
+            maxBodyBytes: limits.maxBodyBytes, maxHeaderBytes: limits.maxHeaderBytes,
+            headerTimeout: .seconds(limits.headerTimeoutSeconds), bodyTimeout: .seconds(limits.bodyTimeoutSeconds))
+        server = HTTPServer(
+            listener: listener, configuration: serverConfiguration, handler: handler?(engine) ?? engine,
+            logger: logger)
+        adminServer = adminListener.map { [engine] adminListener in
+            HTTPServer(
+                listener: adminListener, configuration: serverConfiguration,
+                handler: AdminOnlyHandler(engine: engine), logger: logger)
+        }
+    }
+
+    /// Where clients reach the daemon, e.g. `http://127.0.0.1:8080`.
+    public var baseURL: String { server.baseURL }
+
+    /// Where the admin port is (config `adminPort`), or `nil` when the admin API shares ``baseURL``.
+    public var adminBaseURL: String? { adminServer?.baseURL }
+
+    /// The port the daemon listens on (the one the system picked for port 0).
+    public var port: Int { server.port }
+
+    /// Loads the stub folder (unless built with ``StubFolder/none``) and starts answering.
+    ///
+    /// - Throws: ``Failure/stubProblems(folder:_:)`` when a stub file has problems (nothing is served),
+    ///   ``Failure/cannotListen(_:)`` when libmicrohttpd cannot start on a socket.
+    public func start() throws(Failure) {
+        if loadsStubFolder {
+            let report = store.reload()
+            guard report.succeeded else { throw .stubProblems(folder: configuration.stubs, report.problems) }
+        }
+        do {
+            try server.start()
+            try adminServer?.start()
+        } catch {
+            server.stop(gracePeriod: .zero)
+            throw .cannotListen(error)
+        }
+    }
+
+    /// Reads the stub folder again; on any problem the stubs being served stay (all files or none).
+    ///
+    /// - Returns: What was loaded, or the problems.
+    @discardableResult
+    public func reload() -> StubStore.ReloadReport {
+        store.reload()
+    }
+
+    /// Stops accepting, lets requests in flight finish (the admin port at most 2 s), then stops the upstream
+    /// client.
+    ///
+    /// - Parameter gracePeriod: How long requests in flight on the main port may take; those still waiting
+    ///   after it are answered with 503.
+    public func stop(gracePeriod: Duration = .seconds(10)) {
+        adminServer?.stop(gracePeriod: min(gracePeriod, .seconds(2)))
+        server.stop(gracePeriod: gracePeriod)
+        upstreamClient.shutdown()
+    }
+
+    /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                self.stop(gracePeriod: gracePeriod)
+                continuation.resume()
+            }.start()
+        }
+    }
+}
