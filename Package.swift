@@ -29,8 +29,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
 
+        // One JSON value type with its parser and writers, shared by the server and the client libraries.
+        // Foundation only, so it builds for iOS and macOS too.
+        .target(name: "PokestubJSON", swiftSettings: swiftSettings),
         // The product: stub model, matching, journal, admin API, configuration. Pure Swift, no C.
-        .target(name: "PokestubCore", swiftSettings: swiftSettings),
+        .target(name: "PokestubCore", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
         // Serving HTTP through libmicrohttpd: the only target that imports CMicroHTTPD.
         .target(
             name: "PokestubServer",
@@ -59,17 +62,18 @@ let package = Package(
 
         // Libraries for app and test code. Foundation only, so they build for iOS and macOS too.
         .target(name: "PokemonClient", swiftSettings: swiftSettings),
-        .target(name: "PokestubClient", swiftSettings: swiftSettings),
+        .target(name: "PokestubClient", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
         // In-process server for Linux and macOS tests.
         .target(
             name: "PokestubTesting",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubDaemon", "PokestubClient"],
+            dependencies: ["PokestubJSON", "PokestubCore", "PokestubServer", "PokestubDaemon", "PokestubClient"],
             swiftSettings: swiftSettings
         ),
 
         // Helpers every test target shares (temporary folders, raw sockets, the pokestub process, HTTP fetches).
         // Test code only: no product names it.
         .target(name: "PokestubTestSupport", path: "Tests/PokestubTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "PokestubJSONTests", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PokestubCoreTests",
             dependencies: ["PokestubCore", "PokestubTestSupport"],

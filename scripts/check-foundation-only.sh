@@ -1,17 +1,22 @@
 #!/bin/sh
-# Checks that the libraries apps and UI tests link (PokemonClient, PokestubClient) import nothing beyond
-# Foundation, FoundationNetworking and Synchronization, so they build for iOS and macOS as well as Linux.
+# Checks that the libraries apps and UI tests link (PokemonClient, PokestubClient, and PokestubJSON, which
+# PokestubClient re-exports) import nothing beyond Foundation, FoundationNetworking and Synchronization, so they
+# build for iOS and macOS as well as Linux. PokestubClient may import PokestubJSON too, which this checks itself.
 # Every `import` line in their Swift sources counts, attributes (`@preconcurrency import`), access levels
 # (`public import`) and submodule imports (`import struct Foundation.URL`) included.
 # Usage: scripts/check-foundation-only.sh [repository root]   (default: the parent of this script's folder)
 set -eu
 
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-allowed='^(Foundation|FoundationNetworking|Synchronization)$'
+foundation='Foundation|FoundationNetworking|Synchronization'
 status=0
 checked=0
 
-for target in PokemonClient PokestubClient; do
+for target in PokestubJSON PokemonClient PokestubClient; do
+    case $target in
+    PokestubClient) allowed="^($foundation|PokestubJSON)\$" allowedText='Foundation, FoundationNetworking, Synchronization and PokestubJSON' ;;
+    *) allowed="^($foundation)\$" allowedText='Foundation, FoundationNetworking and Synchronization' ;;
+    esac
     dir="$root/Sources/$target"
     if [ ! -d "$dir" ]; then
         echo "check-foundation-only: $dir is missing" >&2
@@ -34,7 +39,7 @@ for target in PokemonClient PokestubClient; do
             -e 's/^(typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+//' \
             -e 's/[.[:space:]].*$//')
         if ! printf '%s\n' "$module" | grep -qE "$allowed"; then
-            echo "${match%%:*}:$(printf '%s' "${match#*:}" | cut -d: -f1): imports $module; $target may import only Foundation, FoundationNetworking and Synchronization" >&2
+            echo "${match%%:*}:$(printf '%s' "${match#*:}" | cut -d: -f1): imports $module; $target may import only $allowedText" >&2
             status=1
         fi
     done <<EOF_MATCHES
@@ -43,6 +48,6 @@ EOF_MATCHES
 done
 
 if [ "$status" -eq 0 ]; then
-    echo "check-foundation-only: $checked import lines in PokemonClient and PokestubClient, all Foundation-only"
+    echo "check-foundation-only: $checked import lines in PokestubJSON, PokemonClient and PokestubClient, all Foundation-only"
 fi
 exit "$status"

@@ -15,10 +15,10 @@ struct AdminAnswer: Sendable {
     /// The body as JSON: an empty object when the body is blank.
     ///
     /// - Throws: ``PokestubClientError/unexpectedResponse(method:url:reason:)`` when the body is not JSON.
-    func json() throws(PokestubClientError) -> StubJSON {
+    func json() throws(PokestubClientError) -> JSONValue {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([:]) }
         do {
-            return try StubJSON(parsing: data, what: "the answer")
+            return try JSONValue(parsing: data, what: "the answer")
         } catch {
             let excerpt = String(decoding: data.prefix(200), as: UTF8.self)
             throw .unexpectedResponse(method: method, url: url, reason: "the body is not JSON: \(excerpt)")

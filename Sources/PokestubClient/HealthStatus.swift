@@ -16,7 +16,7 @@ public struct HealthStatus: Sendable, Hashable {
     /// A sentence for people, when given.
     public var message: String?
     /// Everything the server said.
-    public var json: StubJSON
+    public var json: JSONValue
 
     /// Whether the status is `healthy`.
     public var isHealthy: Bool { status == "healthy" }
@@ -25,7 +25,7 @@ public struct HealthStatus: Sendable, Hashable {
     ///
     /// - Parameter json: The report.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when `status` is missing.
-    public init(json: StubJSON) throws(PokestubClientError) {
+    public init(json: JSONValue) throws(PokestubClientError) {
         guard let status = json["status"]?.stringValue else {
             throw .invalidJSON(what: "a health report", reason: "missing \"status\"")
         }

@@ -21,7 +21,7 @@ public struct JournalEntry: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter json: The serve-event object: `{"id", "request": {...}, "response": {"status"},
     ///   "wasMatched", "stubMapping": {"id", "name"} | null}`.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when `id` or `request` is missing.
-    public init(json: StubJSON) throws(PokestubClientError) {
+    public init(json: JSONValue) throws(PokestubClientError) {
         guard let text = json["id"]?.stringValue, let id = UUID(uuidString: text), let request = json["request"]
         else {
             throw .invalidJSON(what: "a serve event", reason: "missing UUID \"id\" or \"request\"")

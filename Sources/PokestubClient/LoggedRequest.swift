@@ -22,13 +22,13 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     /// The client's address, when known.
     public var clientIP: String?
     /// The logged request as the server sent it.
-    public var json: StubJSON
+    public var json: JSONValue
 
     /// Reads a logged request.
     ///
     /// - Parameter json: The logged-request object.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when `method` or `url` is missing.
-    public init(json: StubJSON) throws(PokestubClientError) {
+    public init(json: JSONValue) throws(PokestubClientError) {
         guard let method = json["method"]?.stringValue, let url = json["url"]?.stringValue else {
             throw .invalidJSON(what: "a logged request", reason: "missing \"method\" or \"url\"")
         }
@@ -66,8 +66,8 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The body parsed as JSON, or `nil` when it is not JSON.
-    public var bodyJSON: StubJSON? {
-        try? StubJSON(parsing: body)
+    public var bodyJSON: JSONValue? {
+        try? JSONValue(parsing: body)
     }
 
     /// The values of a header field, comparing names case-insensitively.

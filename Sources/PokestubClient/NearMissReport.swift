@@ -6,7 +6,7 @@ public struct NearMissReport: Sendable, Hashable, CustomStringConvertible {
     /// The unmatched request.
     public var request: LoggedRequest
     /// The stub that came close, as the server shows it, when given.
-    public var stub: StubJSON?
+    public var stub: JSONValue?
     /// How far the request is from the stub, from 0 (matches) to 1 (nothing alike).
     public var distance: Double?
     /// The differences in words, e.g. `query parameter limit: expected equalTo "20", got "21"`.
@@ -17,7 +17,7 @@ public struct NearMissReport: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter json: `{"request": {...}, "stubMapping": {...}, "matchResult": {"distance": 0.2},
     ///   "differences": ["..."]}`.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when `request` is missing.
-    public init(json: StubJSON) throws(PokestubClientError) {
+    public init(json: JSONValue) throws(PokestubClientError) {
         guard let request = json["request"] else {
             throw .invalidJSON(what: "a near miss", reason: "missing \"request\"")
         }

@@ -17,7 +17,7 @@ extension PokestubAdminClient {
     /// - Throws: ``PokestubClientError``; `refused` when the server cannot record (404 when this build has no
     ///   recording support, 409 when a recording is already running).
     public func startRecording(
-        from targetBaseURL: URL, options: [String: StubJSON] = [:]
+        from targetBaseURL: URL, options: [String: JSONValue] = [:]
     ) async throws(PokestubClientError) {
         var body = options
         body["targetBaseUrl"] = .string(targetBaseURL.absoluteString)

@@ -17,7 +17,7 @@ extension PokestubAdminClient {
     public func createSession(
         name: String? = nil, idleTimeout: Duration? = nil
     ) async throws(PokestubClientError) -> PokestubSession {
-        var body: [String: StubJSON] = [:]
+        var body: [String: JSONValue] = [:]
         if let name { body["name"] = .string(name) }
         if let idleTimeout {
             let seconds = max(1, (PokestubAdminClient.milliseconds(idleTimeout) + 999) / 1000)

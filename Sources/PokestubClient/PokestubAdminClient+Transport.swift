@@ -22,8 +22,8 @@ extension PokestubAdminClient {
     ///   ``PokestubClientError/unexpectedResponse(method:url:reason:)`` when a 2xx body is not JSON.
     @discardableResult
     public func send(
-        _ method: String, _ path: String, query: [URLQueryItem] = [], body: StubJSON? = nil
-    ) async throws(PokestubClientError) -> StubJSON {
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil
+    ) async throws(PokestubClientError) -> JSONValue {
         let answer = try await exchange(method, path, query: query, body: body)
         guard (200..<300).contains(answer.status) else { throw refusal(answer) }
         return try answer.json()
@@ -39,7 +39,7 @@ extension PokestubAdminClient {
     ///   - extraSeconds: Time the server may take on top of ``timeoutSeconds`` (a wait's own timeout).
     /// - Throws: ``PokestubClientError/transport(method:url:underlying:)`` without an answer.
     func exchange(
-        _ method: String, _ path: String, query: [URLQueryItem] = [], body: StubJSON? = nil,
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil,
         extraSeconds: Double = 0
     ) async throws(PokestubClientError) -> AdminAnswer {
         let url = adminURL(path, query: query)
@@ -76,7 +76,7 @@ extension PokestubAdminClient {
 
     /// Reads WireMock's `{"errors": [{"title", "detail"}]}`, or keeps the body's start as the title.
     static func errors(in data: Data) -> [AdminErrorDetail] {
-        if let json = try? StubJSON(parsing: data), let items = json["errors"]?.arrayValue {
+        if let json = try? JSONValue(parsing: data), let items = json["errors"]?.arrayValue {
             let details = items.compactMap { item -> AdminErrorDetail? in
                 guard let title = item["title"]?.stringValue else { return nil }
                 return AdminErrorDetail(title: title, detail: item["detail"]?.stringValue)
@@ -97,8 +97,8 @@ extension PokestubAdminClient {
 
     /// Reads an array member of an answer with a reader for each element.
     static func list<Element>(
-        _ json: StubJSON, _ key: String, method: String, url: URL,
-        _ read: (StubJSON) throws(PokestubClientError) -> Element
+        _ json: JSONValue, _ key: String, method: String, url: URL,
+        _ read: (JSONValue) throws(PokestubClientError) -> Element
     ) throws(PokestubClientError) -> [Element] {
         guard let items = json[key]?.arrayValue else {
             throw .unexpectedResponse(method: method, url: url, reason: "no \"\(key)\" array in the answer")

@@ -59,7 +59,7 @@ public struct PokestubSession: Sendable, CustomStringConvertible {
     ///   - url: The admin URL that answered, for errors.
     /// - Throws: ``PokestubClientError/unexpectedResponse(method:url:reason:)`` when `id` or `baseUrl` is
     ///   missing or not a URL.
-    init(json: StubJSON, daemon: PokestubAdminClient, method: String, url: URL) throws(PokestubClientError) {
+    init(json: JSONValue, daemon: PokestubAdminClient, method: String, url: URL) throws(PokestubClientError) {
         guard let id = json["id"]?.stringValue, !id.isEmpty, let base = json["baseUrl"]?.stringValue,
             let reported = URL(string: base)
         else {

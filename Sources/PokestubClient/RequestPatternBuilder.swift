@@ -56,8 +56,8 @@ public struct RequestPatternBuilder: RequestPatternBuilding, Hashable, CustomStr
     }
 
     /// The pattern in WireMock's JSON form, e.g. `{"method": "GET", "urlPath": "/api/v2/pokemon/"}`.
-    public var json: StubJSON {
-        var members: [String: StubJSON] = ["method": .string(method)]
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["method": .string(method)]
         if let field = url.field { members[field.name] = .string(field.value) }
         if !queryParameters.isEmpty { members["queryParameters"] = .object(queryParameters.mapValues(\.json)) }
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }

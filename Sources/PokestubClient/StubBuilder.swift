@@ -31,7 +31,7 @@ public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hasha
     /// the one added last.
     public var priority: Int?
     /// Free-form data kept with the stub (`metadata`).
-    public var metadata: StubJSON?
+    public var metadata: JSONValue?
 
     /// Creates a stub for a request pattern, answering 200 with an empty body until ``willReturn(_:)``.
     ///
@@ -57,7 +57,7 @@ public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hasha
     ///   - json: The document.
     ///   - status: The status code; 200 by default.
     /// - Returns: The changed stub.
-    public func willReturn(json: StubJSON, status: Int = 200) -> StubBuilder {
+    public func willReturn(json: JSONValue, status: Int = 200) -> StubBuilder {
         willReturn(.json(json, status: status))
     }
 
@@ -95,15 +95,15 @@ public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hasha
     ///
     /// - Parameter metadata: Free-form JSON kept with the stub.
     /// - Returns: The changed stub.
-    public func withMetadata(_ metadata: StubJSON) -> StubBuilder {
+    public func withMetadata(_ metadata: JSONValue) -> StubBuilder {
         var copy = self
         copy.metadata = metadata
         return copy
     }
 
     /// The stub in WireMock's mapping JSON: `id`, `name`, `priority`, `metadata` when set, `request`, `response`.
-    public var json: StubJSON {
-        var members: [String: StubJSON] = ["request": requestPattern.json, "response": response.json]
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["request": requestPattern.json, "response": response.json]
         if let id { members["id"] = .string(id.uuidString.lowercased()) }
         if let name { members["name"] = .string(name) }
         if let priority { members["priority"] = .integer(Int64(priority)) }
@@ -114,7 +114,7 @@ public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hasha
     /// The stub in WireMock's mapping JSON (``json``).
     ///
     /// - Returns: The mapping.
-    public func stubMappingJSON() -> StubJSON {
+    public func stubMappingJSON() -> JSONValue {
         json
     }
 }

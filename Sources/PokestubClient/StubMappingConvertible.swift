@@ -1,4 +1,4 @@
-/// Anything that can be turned into one WireMock stub mapping: a ``StubBuilder``, a ``StubJSON`` object, or JSON
+/// Anything that can be turned into one WireMock stub mapping: a ``StubBuilder``, a ``JSONValue`` object, or JSON
 /// text in a `String`.
 ///
 /// Lets one list mix styles:
@@ -15,15 +15,15 @@ public protocol StubMappingConvertible: Sendable {
     ///
     /// - Returns: The mapping.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when the value is not a JSON object.
-    func stubMappingJSON() throws(PokestubClientError) -> StubJSON
+    func stubMappingJSON() throws(PokestubClientError) -> JSONValue
 }
 
-extension StubJSON: StubMappingConvertible {
+extension JSONValue: StubMappingConvertible {
     /// The value itself, when it is an object.
     ///
     /// - Returns: The mapping.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when the value is not an object.
-    public func stubMappingJSON() throws(PokestubClientError) -> StubJSON {
+    public func stubMappingJSON() throws(PokestubClientError) -> JSONValue {
         guard case .object = self else {
             throw .invalidJSON(what: "a stub mapping", reason: "expected an object with request and response")
         }
@@ -36,7 +36,7 @@ extension String: StubMappingConvertible {
     ///
     /// - Returns: The mapping.
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when the text is not a JSON object.
-    public func stubMappingJSON() throws(PokestubClientError) -> StubJSON {
-        try StubJSON(parsing: self, what: "a stub mapping").stubMappingJSON()
+    public func stubMappingJSON() throws(PokestubClientError) -> JSONValue {
+        try JSONValue(parsing: self, what: "a stub mapping").stubMappingJSON()
     }
 }

@@ -27,7 +27,7 @@ public struct StubResponse: Sendable, Hashable {
         /// Text sent as UTF-8 (`body`).
         case text(String)
         /// A JSON document (`jsonBody`), kept as JSON in the mapping rather than as an escaped string.
-        case json(StubJSON)
+        case json(JSONValue)
         /// Bytes (`base64Body`).
         case data(Data)
         /// A file under the stub root's `__files/` folder (`bodyFileName`), e.g. `pokemon/1.json`.
@@ -75,7 +75,7 @@ public struct StubResponse: Sendable, Hashable {
     ///   - body: The document.
     ///   - status: The status code; 200 by default.
     /// - Returns: The response.
-    public static func json(_ body: StubJSON, status: Int = 200) -> StubResponse {
+    public static func json(_ body: JSONValue, status: Int = 200) -> StubResponse {
         StubResponse(status: status, headers: ["Content-Type": "application/json"], body: .json(body))
     }
 
@@ -90,7 +90,7 @@ public struct StubResponse: Sendable, Hashable {
     public static func json(
         encoding value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()
     ) throws(PokestubClientError) -> StubResponse {
-        json(try StubJSON(encoding: value, encoder: encoder), status: status)
+        json(try JSONValue(encoding: value, encoder: encoder), status: status)
     }
 
     /// A text response (`body`).
@@ -176,8 +176,8 @@ public struct StubResponse: Sendable, Hashable {
 
     /// The response in WireMock's JSON form: `status`, `headers`, one of `body` / `jsonBody` / `base64Body` /
     /// `bodyFileName`, `fixedDelayMilliseconds`, `fault`.
-    public var json: StubJSON {
-        var members: [String: StubJSON] = ["status": .integer(Int64(status))]
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["status": .integer(Int64(status))]
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues { .string($0) }) }
         switch body {
         case .text(let text)?: members["body"] = .string(text)

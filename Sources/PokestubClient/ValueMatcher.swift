@@ -12,12 +12,12 @@
 /// server accepts can also be written with ``init(json:)``.
 public struct ValueMatcher: Sendable, Hashable, CustomStringConvertible {
     /// The matcher in WireMock's JSON form, e.g. `{"equalTo": "20"}`.
-    public let json: StubJSON
+    public let json: JSONValue
 
     /// Wraps a matcher written as JSON, for operators without a factory here.
     ///
     /// - Parameter json: One WireMock string value pattern, e.g. `{"doesNotContain": "x"}`.
-    public init(json: StubJSON) {
+    public init(json: JSONValue) {
         self.json = json
     }
 
@@ -83,9 +83,9 @@ public struct ValueMatcher: Sendable, Hashable, CustomStringConvertible {
     ///   - ignoreExtraElements: Whether the value's objects may have members the expected ones lack.
     /// - Returns: The matcher.
     public static func equalToJson(
-        _ json: StubJSON, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false
+        _ json: JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false
     ) -> ValueMatcher {
-        var members: [String: StubJSON] = ["equalToJson": json]
+        var members: [String: JSONValue] = ["equalToJson": json]
         if ignoreArrayOrder { members["ignoreArrayOrder"] = true }
         if ignoreExtraElements { members["ignoreExtraElements"] = true }
         return ValueMatcher(json: .object(members))
@@ -147,7 +147,7 @@ public struct ValueMatcher: Sendable, Hashable, CustomStringConvertible {
         ValueMatcher.summary(json)
     }
 
-    static func summary(_ json: StubJSON) -> String {
+    static func summary(_ json: JSONValue) -> String {
         guard let members = json.objectValue else { return json.serializedString() }
         if members["absent"] == true { return "absent" }
         if members["absent"] == false { return "present" }

@@ -2,6 +2,7 @@ import PokestubCore
 
 // The types a closure route reads and writes, reachable through `import PokestubTesting`: the server's own
 // types (PokestubCore is not a product), under the same names, so test code can write `HTTPResponse(status: 201)`.
+// `JSONValue`, which `HTTPResponse.json` takes, is PokestubJSON's, re-exported whole (PokestubJSON+Export.swift).
 
 /// The request a ``StubRoute`` handler gets: `method`, `path` (percent-decoded), `queryValues(_:)`, `headers`,
 /// `body` and `bodyText`, as the server received them.
@@ -16,7 +17,3 @@ public typealias HTTPHeaders = PokestubCore.HTTPHeaders
 
 /// The body bytes of an ``HTTPResponse``: `ResponseBody("text")`, `ResponseBody(data)`, or `.empty`.
 public typealias ResponseBody = PokestubCore.ResponseBody
-
-/// A JSON document for `HTTPResponse.json(_:status:pretty:)`, written with literals
-/// (`["id": 1, "name": "bulbasaur", "next": nil]`) or cases (`.object(["limit": .string(limit)])`).
-public typealias JSONValue = PokestubCore.JSONValue

@@ -31,7 +31,7 @@ import Synchronization
 /// `admin.resetStubs()` remove them and keep the stub files.
 ///
 /// - Parameters:
-///   - mappings: Stubs to add: `StubBuilder`s, `StubJSON` objects or mapping JSON text (a single mapping or
+///   - mappings: Stubs to add: `StubBuilder`s, `JSONValue` objects or mapping JSON text (a single mapping or
 ///     `{"mappings": [...]}`). Later ones win over earlier ones of the same priority.
 ///   - stubsDirectory: A stub root laid out like WireMock's (`mappings/**/*.json`, `__files/**`), such as the
 ///     repository's `stubs`; `bodyFileName` in `mappings` is also looked up under its `__files`.
@@ -81,7 +81,7 @@ public func withStubServer<Result>(
 /// overload and fail to compile.
 ///
 /// - Parameters:
-///   - mappings: Stubs to add: `StubBuilder`s, `StubJSON` objects or mapping JSON text.
+///   - mappings: Stubs to add: `StubBuilder`s, `JSONValue` objects or mapping JSON text.
 ///   - stubsDirectory: A stub root laid out like WireMock's, such as the repository's `stubs`.
 ///   - routes: Routes answered by closures, tried first, in order.
 ///   - journalCapacity: The most requests the journal keeps; 10,000 by default.
@@ -154,7 +154,7 @@ enum StubServerLauncher {
     ) throws(StubServerError) -> [StubMapping] {
         let json: JSONValue
         do {
-            json = try JSONValue.parse(try mapping.stubMappingJSON().serialized())
+            json = try mapping.stubMappingJSON()
         } catch {
             throw StubServerError("mappings[\(position)] is not a stub mapping: \(error)")
         }

@@ -68,9 +68,9 @@ struct PokestubTestingGettingStartedExamples {
         }
         try await withStubServer(routes: [echo]) { server in
             let answer = try await HTTPFetch.send(server.url("/echo?limit=5"))
-            #expect(try StubJSON(parsing: answer.body) == ["limit": "5"])
+            #expect(try JSONValue(parsing: answer.body) == ["limit": "5"])
             let created = try await HTTPFetch.send(server.url("/echo"))
-            #expect(try StubJSON(parsing: created.body) == ["limit": "20"])
+            #expect(try JSONValue(parsing: created.body) == ["limit": "20"])
         }
     }
 }

@@ -15,7 +15,7 @@ struct AdminClientLiveTests {
 
             let answer = try await HTTPFetch.send(server.url("/api/v2/pokemon/25/"))
             #expect(answer.status == 200)
-            #expect(try StubJSON(parsing: answer.body)["name"] == "pikachu")
+            #expect(try JSONValue(parsing: answer.body)["name"] == "pikachu")
             #expect(answer.headers["content-type"] == "application/json")
 
             let listed = try await server.admin.stubs()

@@ -11,7 +11,7 @@ struct BuilderJSONTests {
             .willReturn(.json(["count": 1]))
             .withName("first page")
             .atPriority(1)
-        let expected = try StubJSON(
+        let expected = try JSONValue(
             parsing: """
                 {"name": "first page", "priority": 1,
                  "request": {"method": "GET", "urlPath": "/api/v2/pokemon",
@@ -44,7 +44,7 @@ struct BuilderJSONTests {
             .withRequestBody(.equalToJson(["name": "ash"], ignoreExtraElements: true))
             .withRequestBody(.matchesJsonPath("$.team[0]", .equalTo("pikachu")))
             .withRequestBody(.matches(".*pikachu.*"))
-        let expected = try StubJSON(
+        let expected = try JSONValue(
             parsing: """
                 {"method": "POST", "urlPath": "/api/v2/team",
                  "headers": {"Content-Type": {"contains": "json"}, "X-Debug": {"absent": true}},

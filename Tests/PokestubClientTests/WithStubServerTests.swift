@@ -61,7 +61,7 @@ struct WithStubServerTests {
         try await withStubServer(mappings: [stub], routes: [route]) { server in
             let answer = try await HTTPFetch.send(server.url("/api/v2/pokemon/?limit=20"))
             #expect(answer.status == 200)
-            #expect(try StubJSON(parsing: answer.body) == ["limit": "20"])
+            #expect(try JSONValue(parsing: answer.body) == ["limit": "20"])
 
             let entry = try #require(try await server.admin.requests().first)
             #expect(entry.wasMatched)

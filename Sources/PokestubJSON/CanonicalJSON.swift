@@ -1,14 +1,25 @@
 import Foundation
 
-/// Writes recordings' JSON the same way on every platform and Foundation version: two-space indent,
+/// Writes JSON the same way on every platform and Foundation version: two-space indent,
 /// `"key": value`, keys sorted by their Unicode scalars, non-ASCII kept as UTF-8, `/` not escaped, control
 /// characters as `\uXXXX`, integers as integers and other numbers in Swift's shortest round-trip form.
 ///
 /// Stable bytes are what make "unchanged" mean unchanged and keep git diffs of re-recordings to what the
-/// upstream really changed.
-enum CanonicalJSON {
+/// upstream really changed. ``JSONValue/serialized(pretty:)`` leaves the layout to the platform's Foundation.
+///
+/// ```swift
+/// let text = CanonicalJSON.pretty(["name": "bulbasaur", "id": 1])
+/// // {
+/// //   "id": 1,
+/// //   "name": "bulbasaur"
+/// // }
+/// ```
+public enum CanonicalJSON {
     /// The value as pretty, canonical JSON text with a final newline.
-    static func pretty(_ value: JSONValue) -> Data {
+    ///
+    /// - Parameter value: The value to write.
+    /// - Returns: UTF-8 text; a non-finite number, which JSON cannot hold, is written as `null`.
+    public static func pretty(_ value: JSONValue) -> Data {
         var output: [UInt8] = []
         output.reserveCapacity(4_096)
         write(value, indent: 0, into: &output)

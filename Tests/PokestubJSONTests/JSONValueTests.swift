@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PokestubCore
+@testable import PokestubJSON
 
 @Suite("JSONValue")
 struct JSONValueTests {

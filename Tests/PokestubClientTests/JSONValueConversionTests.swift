@@ -2,11 +2,11 @@ import Foundation
 import PokestubClient
 import Testing
 
-@Suite("StubJSON")
-struct StubJSONTests {
+@Suite("JSONValue in the client")
+struct JSONValueConversionTests {
     @Test("literals build the JSON they spell, keeping integers apart from fractions")
     func literals() {
-        let value: StubJSON = [
+        let value: JSONValue = [
             "count": 20, "ratio": 0.5, "name": "bulbasaur", "next": nil, "ok": true, "list": [1, "a"],
         ]
         #expect(
@@ -16,7 +16,7 @@ struct StubJSONTests {
 
     @Test("parsing keeps booleans, integers and doubles apart")
     func parsingKeepsKinds() throws {
-        let value = try StubJSON(parsing: #"{"a": true, "b": 20, "c": 2.5, "d": "x", "e": [null]}"#)
+        let value = try JSONValue(parsing: #"{"a": true, "b": 20, "c": 2.5, "d": "x", "e": [null]}"#)
         #expect(value["a"] == .bool(true))
         #expect(value["b"] == .integer(20))
         #expect(value["c"] == .double(2.5))
@@ -26,14 +26,14 @@ struct StubJSONTests {
 
     @Test("serializing does not escape slashes, so URLs stay readable")
     func slashesStayReadable() {
-        let value: StubJSON = ["url": "https://pokeapi.co/api/v2/pokemon/1/"]
+        let value: JSONValue = ["url": "https://pokeapi.co/api/v2/pokemon/1/"]
         #expect(value.serializedString() == #"{"url":"https://pokeapi.co/api/v2/pokemon/1/"}"#)
     }
 
     @Test("invalid JSON text is an error naming what was read")
     func invalidText() {
         #expect {
-            try StubJSON(parsing: "{not json", what: "a stub mapping")
+            try JSONValue(parsing: "{not json", what: "a stub mapping")
         } throws: { error in
             guard case .invalidJSON(let what, _) = error as? PokestubClientError else { return false }
             return what == "a stub mapping"
@@ -47,7 +47,7 @@ struct StubJSONTests {
         }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        let value = try StubJSON(encoding: Entry(baseExperience: 64), encoder: encoder)
+        let value = try JSONValue(encoding: Entry(baseExperience: 64), encoder: encoder)
         #expect(value == ["base_experience": 64])
     }
 }

@@ -3,15 +3,19 @@ import Foundation
 /// Turns offsets in a JSON text into 1-based lines and columns, and finds the line where a value is written.
 ///
 /// Foundation's parser reports positions only for syntax errors, so problems found in a valid document (an
-/// unsupported field, a value out of range) are placed by walking the text again along the problem's key path.
-enum TextPosition {
+/// unsupported field, a value out of range) are placed by walking the text again along the problem's key path:
+///
+/// ```swift
+/// let line = TextPosition.line(ofKeyPath: ["mappings", "1", "response", "status"], in: data)
+/// ```
+public enum TextPosition {
     /// The 1-based line and column of a byte offset.
     ///
     /// - Parameters:
     ///   - offset: A byte offset; offsets past the end give the position just after the last byte.
     ///   - data: The text.
     /// - Returns: The line and the column (in bytes), both from 1.
-    static func lineAndColumn(ofByteOffset offset: Int, in data: Data) -> (Int, Int) {
+    public static func lineAndColumn(ofByteOffset offset: Int, in data: Data) -> (Int, Int) {
         var line = 1
         var column = 1
         for (index, byte) in data.enumerated() {
@@ -30,14 +34,14 @@ enum TextPosition {
     ///
     /// Each component is an object member's name or an array position written in decimal (`["mappings", "1",
     /// "response", "status"]`). A component such as `bodyPatterns[2]` that is not itself a member name reads as
-    /// the member `bodyPatterns` and then position 2, as ``StubDefinitionError`` key paths write them.
+    /// the member `bodyPatterns` and then position 2, the way error messages often write key paths.
     ///
     /// - Parameters:
     ///   - keyPath: The path from the top-level value.
     ///   - data: A valid JSON text.
     /// - Returns: The line of the last member name (or array element) of the path that exists: where the
     ///   problem is, or as close as the text gets. `nil` when not even the first component exists.
-    static func line(ofKeyPath keyPath: [String], in data: Data) -> Int? {
+    public static func line(ofKeyPath keyPath: [String], in data: Data) -> Int? {
         var walker = Walker(bytes: [UInt8](data))
         return walker.line(of: keyPath[...], found: nil)
     }

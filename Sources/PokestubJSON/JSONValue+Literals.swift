@@ -1,4 +1,5 @@
-// Literals, so a closure route can answer `.json(["id": 1, "name": "bulbasaur"])` the way `StubJSON` is written.
+// Literals, so a stub body or a closure route's answer is written as the JSON it stands for:
+// `.json(["id": 1, "name": "bulbasaur", "next": nil])`.
 
 extension JSONValue: ExpressibleByNilLiteral {
     /// `nil` is `null`.
