@@ -177,11 +177,6 @@ public final class PokestubDaemon: Sendable {
 
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                self.stop(gracePeriod: gracePeriod)
-                continuation.resume()
-            }.start()
-        }
+        await awaitOnOwnThread { self.stop(gracePeriod: gracePeriod) }
     }
 }

@@ -126,12 +126,7 @@ public final class HTTPServer: Sendable {
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own, so neither the few
     /// threads that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                self.stop(gracePeriod: gracePeriod)
-                continuation.resume()
-            }.start()
-        }
+        await awaitOnOwnThread { self.stop(gracePeriod: gracePeriod) }
     }
 
     deinit {
