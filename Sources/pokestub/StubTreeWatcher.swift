@@ -80,6 +80,9 @@ final class StubTreeWatcher: Sendable {
                     return (event.wd, event.mask, Int(event.len), String(decoding: nameBytes, as: UTF8.self))
                 }
                 offset += MemoryLayout<inotify_event>.size + nameLength
+                // Hidden files are never stubs: a recording's temporary file (renamed into place, which is
+                // seen under the new name) or an editor's swap file.
+                guard !name.hasPrefix(".") || mask & UInt32(IN_ISDIR) != 0 else { continue }
                 changed = true
                 if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
                     let parent = state.path(of: watch)

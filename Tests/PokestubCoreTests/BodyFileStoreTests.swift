@@ -1,5 +1,6 @@
 import Foundation
 import PokestubTestSupport
+import Synchronization
 import Testing
 
 @testable import PokestubCore
@@ -41,6 +42,37 @@ struct BodyFileStoreTests {
             #expect(bodies.allSatisfy { $0 === bodies[0] })
             #expect(bodies[0].text == #"{"count": 1}"#)
         }
+    }
+
+    @Test("a body file replaced by a named pipe after the check is refused at once, not waited on")
+    func namedPipe() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("first", to: "__files/a.txt")
+        let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+        let file = try store.bodyFile(named: "a.txt")
+        let path = directory.url.appendingPathComponent("__files/a.txt").path
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let outcome = Mutex<String?>(nil)
+        // Blocking in open(2) is the failure: the read runs on a thread of its own, watched with a deadline.
+        let reader = Thread {
+            do {
+                _ = try file.load()
+                outcome.withLock { $0 = "read" }
+            } catch {
+                outcome.withLock { $0 = (error as? StubDefinitionError)?.message ?? "\(error)" }
+            }
+        }
+        reader.start()
+        do {
+            try await eventually("the load returned", timeout: .seconds(5)) { outcome.withLock { $0 } != nil }
+        } catch {
+            // Unblock the reader so the test process does not keep a thread stuck in open(2).
+            let writer = open(path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            throw error
+        }
+        #expect(outcome.withLock { $0 } == "cannot read body file __files/a.txt: not a regular file")
     }
 
     @Test("a body file is read at its first use and kept, unchanged, after that")

@@ -74,6 +74,23 @@ struct StubLoaderTests {
         #expect(result.fileCount == 1)
     }
 
+    @Test("a recording's temporary file left by a killed writer is removed at load; a live writer's stays")
+    func leftoverTemporaryFiles() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write(Self.pokemonOne, to: "mappings/pokemon/1.json")
+            // No process has the largest process id (above every system's pid_max); this one's is running.
+            let leftover = "mappings/pokemon/.2.json.tmp-\(Int32.max)-17"
+            let inProgress = "mappings/pokemon/.3.json.tmp-\(getpid())-18"
+            try directory.write(#"{"request": {"url": "/partial""#, to: leftover)
+            try directory.write(#"{"request": {"url": "/partial""#, to: inProgress)
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.problems.isEmpty)
+            #expect(result.stubs.count == 1)
+            #expect(!directory.files.contains(leftover))
+            #expect(directory.files.contains(inProgress))
+        }
+    }
+
     @Test("derives ids from the file path when absent: the same on every load, distinct per mapping")
     func stableIDs() throws {
         let files = ["mappings/pokemon/1.json": Self.pokemonOne, "mappings/list.json": Self.list]

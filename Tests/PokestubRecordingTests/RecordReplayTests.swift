@@ -248,6 +248,24 @@ struct RecordReplayTests {
         }
     }
 
+    @Test("a method that is not an RFC 9110 token gets 400 and is neither forwarded nor recorded")
+    func methodNotAToken() async throws {
+        let folder = try TemporaryDirectory.stubRoot()
+        let upstream = try await ScriptedUpstream.start()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .record, upstream: upstream.baseURL)
+        defer { server.stop() }
+        for method in ["GET/../../x", "G\u{7F}T", "GET\\x"] {
+            let connection = try RawConnection(port: server.server.port)
+            try connection.send("\(method) /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let answer = await connection.receiveResponses(1)
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(method.debugDescription): \(answer.prefix(80))")
+        }
+        #expect(upstream.requests() == 0)
+        #expect(folder.files.isEmpty)
+        #expect(StubLoader(root: folder.path).load().problems.isEmpty)
+    }
+
     @Test("persist false serves the recording from memory and writes nothing")
     func inMemory() async throws {
         let folder = try TemporaryDirectory.stubRoot()

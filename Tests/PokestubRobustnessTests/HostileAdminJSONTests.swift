@@ -60,6 +60,32 @@ struct HostileAdminJSONTests {
         }
     }
 
+    @Test("response header fields that cannot be sent as written are refused: CR, LF, NUL, bad names, 33 KB values")
+    func unsendableHeaders() async throws {
+        func stub(_ headers: String) -> [UInt8] {
+            Self.bytes(#"{"request": {"urlPath": "/h"}, "response": {"status": 200, "headers": {"# + headers + "}}}")
+        }
+        try await Self.post([
+            stub(#""X-Split": "a\r\nSet-Cookie: evil=1""#),
+            stub(#""X-Line": "a\nb""#),
+            stub(#""X-Nul": "a\u0000b""#),
+            stub(#""X-List": ["ok", "a\rb"]"#),
+            stub(#""Bad Name": "x""#),
+            stub(#""X-Colon:": "x""#),
+            stub(#""X-Big": "\#(String(repeating: "x", count: 33_000))""#),
+            stub((0..<3).map { #""X-\#($0)": "\#(String(repeating: "y", count: 8_000))""# }.joined(separator: ",")),
+        ])
+        // A horizontal tab and non-ASCII text are field-value characters; they are served as written.
+        try await HostileServer.with { server in
+            let created = try await server.send(
+                "POST", "/__admin/mappings", body: stub(#""X-Tab": "a\tb", "X-Text": "Flabébé""#))
+            #expect(created.status == 201, "\(created.text.prefix(200))")
+            let served = try await server.send("GET", "/h")
+            #expect(served.status == 200)
+            #expect(served.text.isEmpty)
+        }
+    }
+
     @Test("numbers out of every range are refused with the field they are in")
     func hugeNumbers() async throws {
         try await HostileServer.with { server in

@@ -119,8 +119,7 @@ public struct RecordingWriter: Sendable {
         } catch {
             throw RecordingWriteError(path: folder.path, message: "cannot create folder: \(error.localizedDescription)")
         }
-        let temporary = folder.appendingPathComponent(
-            ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))")
+        let temporary = folder.appendingPathComponent(TemporaryFileName.make(for: url.lastPathComponent))
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw RecordingWriteError(path: temporary.path, message: String(cString: strerror(errno)))

@@ -72,6 +72,14 @@ public final class StubEngine: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
+        guard HTTPSyntax.isToken(request.method) else {
+            // Nothing could match it, forward it or record it faithfully (a method is a token, RFC 9110 §9.1).
+            return .response(
+                AdminError(
+                    status: 400, title: "Bad request",
+                    detail: "the method \(request.method.debugDescription) is not an RFC 9110 token"
+                ).response)
+        }
         if AdminAPI.isAdmin(request) {
             guard adminAccess.onMainServer else {
                 return .response(AdminError.notFound("the admin API is served on its own port (adminPort)").response)

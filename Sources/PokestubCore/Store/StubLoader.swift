@@ -156,8 +156,12 @@ public struct StubLoader: Sendable {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                     String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                guard !name.hasPrefix(".") else { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
+                guard !name.hasPrefix(".") else {
+                    // A recording's temporary file whose writer was killed before its rename.
+                    if TemporaryFileName.isLeftover(name) { unlink(top + "/" + path) }
+                    continue
+                }
                 var type = Int32(entry.pointee.d_type)
                 if type == Int32(DT_UNKNOWN) {
                     var status = stat()

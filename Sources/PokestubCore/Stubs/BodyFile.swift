@@ -57,7 +57,10 @@ public final class BodyFile: Sendable {
     }
 
     /// Reads the file after checking again that it resolves inside `__files`; the last component is opened
-    /// without following a symbolic link (`O_NOFOLLOW`), so a link swapped in after the check is refused too.
+    /// without following a symbolic link (`O_NOFOLLOW`), so a link swapped in after the check is refused too,
+    /// and without waiting (`O_NONBLOCK`), so a named pipe or device swapped in is refused as not a regular
+    /// file instead of blocking the server thread in `open` (open(2): a FIFO opened for reading waits for a
+    /// writer unless `O_NONBLOCK` is given).
     private func readChecked() throws(StubDefinitionError) -> Data {
         func failure(_ reason: String) -> StubDefinitionError {
             StubDefinitionError("cannot read body file __files/\(name): \(reason)")
@@ -66,7 +69,7 @@ public final class BodyFile: Sendable {
         guard resolved.hasPrefix(root + "/") else {
             throw StubDefinitionError("\(name.debugDescription) now resolves outside __files (through a symbolic link)")
         }
-        let descriptor = open(resolved, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = open(resolved, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var status = stat()

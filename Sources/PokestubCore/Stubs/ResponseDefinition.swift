@@ -82,15 +82,39 @@ extension ResponseDefinition {
             self.status = status
         }
         if let headers = try object.object("headers") {
+            var headBytes = 0
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                guard HTTPSyntax.isToken(name) else {
+                    throw StubDefinitionError(
+                        "is not a header field name (RFC 9110 §5.1: letters, digits and !#$%&'*+-.^_`|~)",
+                        keyPath: ["headers", name])
+                }
+                let values: [String]
                 switch value {
-                case .array(let values):
-                    for item in values { self.headers.add(name: name, value: item.textForMatching) }
+                case .array(let items): values = items.map(\.textForMatching)
                 case .object, .null:
                     throw StubDefinitionError("must be a string or an array of strings", keyPath: ["headers", name])
-                default:
-                    self.headers.add(name: name, value: value.textForMatching)
+                default: values = [value.textForMatching]
                 }
+                for item in values {
+                    guard HTTPSyntax.isFieldValue(item) else {
+                        throw StubDefinitionError(
+                            "holds a control character (CR, LF, NUL, ...), which RFC 9110 §5.5 does not allow in a "
+                                + "header field value", keyPath: ["headers", name])
+                    }
+                    guard item.utf8.count <= HTTPSyntax.maxFieldValueBytes else {
+                        throw StubDefinitionError(
+                            "is \(item.utf8.count) bytes; a header field value may have at most "
+                                + "\(HTTPSyntax.maxFieldValueBytes)", keyPath: ["headers", name])
+                    }
+                    headBytes += name.utf8.count + item.utf8.count + 4
+                    self.headers.add(name: name, value: item)
+                }
+            }
+            guard headBytes <= HTTPSyntax.maxHeaderBytes else {
+                throw StubDefinitionError(
+                    "are \(headBytes) bytes; a stub's header fields may have at most \(HTTPSyntax.maxHeaderBytes)",
+                    keyPath: ["headers"])
             }
         }
         let bodyFields = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { object.keys.contains($0) }
