@@ -12,46 +12,63 @@ extension AdminAPI {
     /// - `POST snapshot` turns proxied exchanges the journal still holds into stubs and answers like stop
     ///   (`{"ids": [...]}` with `outputFormat: "IDS"`).
     ///
-    /// - Parameters:
-    ///   - operation: `start`, `stop`, `status` or `snapshot`.
-    ///   - request: The admin request.
-    /// - Returns: The answer.
-    /// - Throws: ``AdminError`` for an invalid spec (400), or a start while recording or a stop while not (409).
-    func recording(operation: String, _ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+    /// Each answers 404 on a server that does not record, 400 for an invalid spec, and 409 for a start while
+    /// recording or a stop while not.
+    static let recordingRoutes: [AdminRoute] = [
+        .now("POST", "recordings/start") { api, request throws(AdminError) in
+            try api.startRecording(request.http.body)
+        },
+        .now("POST", "recordings/stop") { api, _ throws(AdminError) in try api.stopRecording() },
+        .now("GET", "recordings/status") { api, _ throws(AdminError) in try api.recordingStatus() },
+        .now("POST", "recordings/snapshot") { api, request throws(AdminError) in try api.snapshot(request.http.body) },
+    ]
+
+    private func requireRecordings() throws(AdminError) -> RecordingController {
         guard let recordings else { throw .notFound("this server does not record") }
-        switch operation {
-        case "start":
-            let spec = try RecordSpec(body: request.body, snapshot: false)
-            try recordings.start(spec)
-            return .json(
-                .object([
-                    "status": .string(recordings.status.rawValue), "targetBaseUrl": .string(recordings.upstream),
-                    "mode": .string(info.mode.rawValue),
-                ]))
-        case "stop":
-            let (mappings, report) = try recordings.stop()
-            return .json(
-                .object([
-                    "mappings": .array(mappings), "report": report.json,
-                    "meta": .object(["total": .integer(Int64(mappings.count))]),
-                ]))
-        case "status":
-            return .json(
-                .object([
-                    "status": .string(recordings.status.rawValue), "mode": .string(info.mode.rawValue),
-                    "targetBaseUrl": .string(recordings.upstream),
-                ]))
-        default:  // "snapshot"
-            let spec = try RecordSpec(body: request.body, snapshot: true)
-            let (mappings, report) = recordings.snapshot(events: journal.events, spec: spec)
-            if spec.outputIDsOnly {
-                return .json(.object(["ids": .array(mappings.compactMap { $0["id"] }), "report": report.json]))
-            }
-            return .json(
-                .object([
-                    "mappings": .array(mappings), "report": report.json,
-                    "meta": .object(["total": .integer(Int64(mappings.count))]),
-                ]))
+        return recordings
+    }
+
+    private func startRecording(_ body: Data) throws(AdminError) -> HTTPResponse {
+        let recordings = try requireRecordings()
+        let spec = try RecordSpec(body: body, snapshot: false)
+        try recordings.start(spec)
+        return .json(
+            .object([
+                "status": .string(recordings.status.rawValue), "targetBaseUrl": .string(recordings.upstream),
+                "mode": .string(info.mode.rawValue),
+            ]))
+    }
+
+    private func stopRecording() throws(AdminError) -> HTTPResponse {
+        let (mappings, report) = try requireRecordings().stop()
+        return AdminAPI.recorded(mappings, report)
+    }
+
+    private func recordingStatus() throws(AdminError) -> HTTPResponse {
+        let recordings = try requireRecordings()
+        return .json(
+            .object([
+                "status": .string(recordings.status.rawValue), "mode": .string(info.mode.rawValue),
+                "targetBaseUrl": .string(recordings.upstream),
+            ]))
+    }
+
+    private func snapshot(_ body: Data) throws(AdminError) -> HTTPResponse {
+        let recordings = try requireRecordings()
+        let spec = try RecordSpec(body: body, snapshot: true)
+        let (mappings, report) = recordings.snapshot(events: journal.events, spec: spec)
+        if spec.outputIDsOnly {
+            return .json(.object(["ids": .array(mappings.compactMap { $0["id"] }), "report": report.json]))
         }
+        return AdminAPI.recorded(mappings, report)
+    }
+
+    /// The answer of stop and snapshot: the stubs, the report and `meta.total`.
+    private static func recorded(_ mappings: [JSONValue], _ report: RecordingReport) -> HTTPResponse {
+        .json(
+            .object([
+                "mappings": .array(mappings), "report": report.json,
+                "meta": .object(["total": .integer(Int64(mappings.count))]),
+            ]))
     }
 }
