@@ -1,15 +1,22 @@
 import Foundation
 
 extension AdminAPI {
+    /// `/__admin/scenarios`: list scenarios, reset them all, set one's state.
+    static let scenarioRoutes: [AdminRoute] = [
+        .now("GET", "scenarios") { api, _ in api.listScenarios() },
+        .now("POST", "scenarios/reset") { api, _ in
+            api.store.scenarios.reset()
+            return .json(.object([:]))
+        },
+        .now("PUT", "scenarios/{name}/state") { api, request throws(AdminError) in
+            try api.setScenarioState(name: request.parameter("name"), body: request.http.body)
+        },
+    ]
+
     /// `GET /__admin/scenarios`: `{"scenarios": [{"id", "name", "state", "possibleStates": [...]}]}`, as WireMock
     /// lists them.
-    func listScenarios() -> HTTPResponse {
-        var possible: [String: Set<String>] = [:]
-        for stub in store.index.stubs {
-            guard let rule = stub.scenario else { continue }
-            possible[rule.name, default: [ScenarioRule.started]].formUnion(
-                [rule.requiredState, rule.newState].compactMap { $0 })
-        }
+    private func listScenarios() -> HTTPResponse {
+        let possible = store.index.scenarioStates()
         let scenarios = possible.keys.sorted().map { name -> JSONValue in
             .object([
                 "id": .string(name), "name": .string(name), "state": .string(store.scenarios.state(of: name)),
@@ -22,9 +29,9 @@ extension AdminAPI {
     /// `PUT /__admin/scenarios/{name}/state` with `{"state": "…"}` (no body or no state: back to `Started`).
     ///
     /// - Throws: ``AdminError``: 404 for a scenario no stub names, 400 for a body that is not `{"state": string}`.
-    func setScenarioState(name: String, body: Data) throws(AdminError) -> HTTPResponse {
+    private func setScenarioState(name: String, body: Data) throws(AdminError) -> HTTPResponse {
         let decoded = PercentDecoding.decode(name)
-        guard store.index.stubs.contains(where: { $0.scenario?.name == decoded }) else {
+        guard store.index.hasScenario(named: decoded) else {
             throw .notFound("no stub takes part in a scenario named \(decoded.debugDescription)")
         }
         var state = ScenarioRule.started

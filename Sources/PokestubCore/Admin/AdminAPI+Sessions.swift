@@ -1,11 +1,42 @@
 import Foundation
 
 extension AdminAPI {
+    /// `/__admin/sessions`: open, list, show and end sessions. A session's own routes,
+    /// `/__admin/sessions/{id}/...`, are forwarded to its admin API before the table is consulted.
+    static let sessionRoutes: [AdminRoute] = [
+        .now("POST", "sessions") { api, request throws(AdminError) in try api.createSession(request.http.body) },
+        .now("GET", "sessions") { api, _ throws(AdminError) in try api.listSessions() },
+        .now("GET", "sessions/{id}") { api, request throws(AdminError) in try api.session(id: request.parameter("id"))
+        },
+        .now("DELETE", "sessions/{id}") { api, request throws(AdminError) in
+            try api.endSession(id: request.parameter("id"))
+        },
+    ]
+
+    private func listSessions() throws(AdminError) -> HTTPResponse {
+        let all = try requireSessions().all
+        return .json(
+            .object([
+                "sessions": .array(all.map { $0.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL) }),
+                "meta": .object(["total": .integer(Int64(all.count))]),
+            ]))
+    }
+
+    private func session(id: String) throws(AdminError) -> HTTPResponse {
+        guard let session = try requireSessions().session(id: id) else { throw .notFound("no session \(id)") }
+        return .json(session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL))
+    }
+
+    private func endSession(id: String) throws(AdminError) -> HTTPResponse {
+        guard try requireSessions().remove(id: id) else { throw .notFound("no session \(id)") }
+        return .json(.object([:]))
+    }
+
     /// `POST /__admin/sessions` with an optional body `{"name": "job-42", "idleTimeoutSeconds": 600}`;
     /// answers 201 with the session: `{"id", "name", "baseUrl", "adminUrl", "idleTimeoutSeconds", ...}`.
     ///
     /// - Throws: ``AdminError``: 400 for a bad body or idle time, 429 when ``SessionLimits/maxSessions`` are open.
-    func createSession(_ body: Data) throws(AdminError) -> HTTPResponse {
+    private func createSession(_ body: Data) throws(AdminError) -> HTTPResponse {
         let sessions = try requireSessions()
         var name: String?
         var idle: Int?
@@ -49,63 +80,5 @@ extension AdminAPI {
     func requireSessions() throws(AdminError) -> SessionRegistry {
         guard let sessions else { throw .notFound("sessions are not available here") }
         return sessions
-    }
-
-    /// `POST /__admin/requests/wait?count=N&timeoutMs=T` with a request pattern as the body: answers as soon as
-    /// `count` (default 1) matching requests are in the journal, counting those already there, with
-    /// `{"count", "requests": [...]}`; or after `timeoutMs` (default 10,000, at most 300,000) with 408 and
-    /// `{"errors", "count", "requests", "nearMisses"}` naming how many arrived and the closest requests.
-    ///
-    /// Holds no server thread while waiting: the journal completes the reply when the last request arrives.
-    func waitForRequests(_ request: HTTPRequest) throws(AdminError) -> HTTPReply {
-        let pattern = try AdminAPI.requestPattern(request.body)
-        let count = try AdminAPI.intParameter(request, "count") ?? 1
-        let timeout = try AdminAPI.intParameter(request, "timeoutMs") ?? 10_000
-        guard count >= 1 else { throw .badRequest("Invalid parameter count", "expected 1 or more") }
-        guard timeout <= 300_000 else {
-            throw .badRequest("Invalid parameter timeoutMs", "expected at most 300000 ms, got \(timeout)")
-        }
-        try requireJournal()
-        let journal = self.journal
-        let baseURL = journalBaseURL
-        return .deferred { complete in
-            journal.wait(for: pattern, count: count, timeoutMilliseconds: timeout) { outcome in
-                switch outcome {
-                case .satisfied(let events):
-                    complete(
-                        .json(
-                            .object([
-                                "count": .integer(Int64(events.count)),
-                                "requests": .array(
-                                    events.map { $0.request.journalJSON(baseURL: baseURL, receivedAt: $0.receivedAt) }),
-                            ])))
-                case .timedOut(let events):
-                    let nearMisses = journal.events
-                        .map { ($0, pattern.evaluate($0.request)) }
-                        .filter { !$0.1.isMatch }
-                        .sorted { $0.1.distance < $1.1.distance }
-                        .prefix(3)
-                        .map { event, result in
-                            JSONValue.object([
-                                "request": event.request.journalJSON(baseURL: baseURL, receivedAt: event.receivedAt),
-                                "matchResult": .object(["distance": .double(result.distance)]),
-                                "differences": .array(result.differences.map { .string($0.description) }),
-                            ])
-                        }
-                    var body = AdminError(
-                        status: 408, title: "Timed out waiting for requests",
-                        detail: "\(events.count) of \(count) matching requests arrived within \(timeout) ms"
-                    ).response
-                    if case .object(var members)? = try? JSONValue.parse(body.body.data) {
-                        members["count"] = .integer(Int64(events.count))
-                        members["requests"] = .array(
-                            events.map { $0.request.journalJSON(baseURL: baseURL, receivedAt: $0.receivedAt) })
-                        members["nearMisses"] = .array(nearMisses)
-                        body = .json(.object(members), status: 408)
-                    }
-                    complete(body)
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+
+extension AdminAPI {
+    /// `/__admin/mappings`: list, add and remove stubs, one stub by id, and back to the stub files.
+    static let mappingRoutes: [AdminRoute] = [
+        .now("GET", "mappings") { api, request throws(AdminError) in try api.listMappings(request.http) },
+        .now("POST", "mappings") { api, request throws(AdminError) in
+            try api.createMapping(request.http.body, id: nil, status: 201)
+        },
+        .now("DELETE", "mappings") { api, _ in
+            api.store.removeAll()
+            return .json(.object([:]))
+        },
+        .now("POST", "mappings/reset") { api, _ throws(AdminError) in try api.resetMappings() },
+        .now("GET", "mappings/{id}") { api, request throws(AdminError) in try api.mapping(id: request.parameter("id"))
+        },
+        .now("PUT", "mappings/{id}") { api, request throws(AdminError) in
+            try api.replaceMapping(id: request.parameter("id"), body: request.http.body)
+        },
+        .now("DELETE", "mappings/{id}") { api, request throws(AdminError) in
+            try api.removeMapping(id: request.parameter("id"))
+        },
+    ]
+
+    /// `GET /__admin/mappings?offset=&limit=`: the stubs, newest first, and `meta.total`.
+    private func listMappings(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        let stubs = store.index.stubs
+        let offset = try AdminAPI.intParameter(request, "offset") ?? 0
+        let limit = try AdminAPI.intParameter(request, "limit") ?? stubs.count
+        let page = stubs.reversed().dropFirst(offset).prefix(limit)
+        return .json(
+            .object([
+                "mappings": .array(page.map(\.definition)),
+                "meta": .object(["total": .integer(Int64(stubs.count))]),
+            ]))
+    }
+
+    private func mapping(id: String) throws(AdminError) -> HTTPResponse {
+        guard let stub = store.index.stub(id: try AdminAPI.uuid(id)) else { throw .notFound("no stub with id \(id)") }
+        return .json(stub.definition)
+    }
+
+    private func replaceMapping(id: String, body: Data) throws(AdminError) -> HTTPResponse {
+        let uuid = try AdminAPI.uuid(id)
+        guard store.index.stub(id: uuid) != nil else { throw .notFound("no stub with id \(id)") }
+        return try createMapping(body, id: uuid, status: 200)
+    }
+
+    private func removeMapping(id: String) throws(AdminError) -> HTTPResponse {
+        guard store.remove(id: try AdminAPI.uuid(id)) else { throw .notFound("no stub with id \(id)") }
+        return .json(.object([:]))
+    }
+
+    /// Adds the stub in `body`, under `id` when given (replacing the stub with that id).
+    ///
+    /// - Throws: ``AdminError``: 400 for a body that is not a valid stub, 429 beyond `maxStubs`.
+    private func createMapping(_ body: Data, id: UUID?, status: Int) throws(AdminError) -> HTTPResponse {
+        var json = try AdminAPI.parse(body, what: "stub mapping")
+        if let id, case .object(var members) = json {
+            members["id"] = .string(id.uuidString.lowercased())
+            members.removeValue(forKey: "uuid")
+            json = .object(members)
+        }
+        let filesRoot = bodyFilesRoot.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") }
+        let stub: StubMapping
+        do {
+            stub = try StubMapping(
+                json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot))
+        } catch {
+            throw .badRequest("Invalid stub mapping", error.description)
+        }
+        if let maxStubs, store.index.stub(id: stub.id) == nil, store.index.count >= maxStubs {
+            throw AdminError(
+                status: 429, title: "Too many stubs",
+                detail: "this session holds \(store.index.count) stubs, the limit (sessions.maxStubs) is \(maxStubs)")
+        }
+        store.add(stub)
+        return .json(stub.definition, status: status)
+    }
+
+    /// `POST /__admin/mappings/reset`: drops runtime changes and reads the stub files again.
+    ///
+    /// - Throws: ``AdminError`` 422 listing the problems when a file is broken (the previous stubs keep serving).
+    private func resetMappings() throws(AdminError) -> HTTPResponse {
+        let report = store.resetToFiles()
+        guard report.succeeded else {
+            throw AdminError(
+                status: 422, title: "Stub files have problems; the previous stubs are still served",
+                detail: report.problems.map(\.description).joined(separator: "\n"))
+        }
+        return .json(.object(["stubs": .integer(Int64(store.index.count))]))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+extension AdminAPI {
+    /// `/__admin/health`, `/__admin/version` and `/__admin/reset`.
+    static let systemRoutes: [AdminRoute] = [
+        .now("GET", "health") { api, _ in api.health() },
+        .now("GET", "version") { _, _ in .json(.object(["version": .string(PokestubVersion.current)])) },
+        .now("POST", "reset") { api, _ in api.reset() },
+    ]
+
+    /// `GET /__admin/health`: `healthy`, or `degraded` after a failed reload, with the stub count, mode,
+    /// journal size, uptime and the last reload.
+    private func health() -> HTTPResponse {
+        let current = info
+        let reload = store.lastReload
+        var body: [String: JSONValue] = [
+            "status": .string(reload?.succeeded == false ? "degraded" : "healthy"),
+            "version": .string(PokestubVersion.current),
+            "mode": .string(current.mode.rawValue),
+            "baseUrl": .string(current.baseURL),
+            "stubs": .integer(Int64(store.index.count)),
+            "journal": .object([
+                "entries": .integer(Int64(journal.count)), "maxEntries": .integer(Int64(journal.capacity)),
+            ]),
+            "uptimeInSeconds": .integer(Int64(Date().timeIntervalSince(current.startedAt))),
+            "timestamp": .string(ServeEvent.timestamp(Date())),
+        ]
+        if let reload {
+            body["lastReload"] = .object([
+                "at": .string(ServeEvent.timestamp(reload.at)),
+                "succeeded": .bool(reload.succeeded),
+                "stubCount": .integer(Int64(reload.stubCount)),
+                "problems": .array(reload.problems.map { .string($0.description) }),
+            ])
+            body["message"] = .string(
+                reload.succeeded
+                    ? "serving \(store.index.count) stubs"
+                    : "last reload failed with \(reload.problems.count) problem(s); still serving the previous stubs")
+        }
+        return .json(.object(body))
+    }
+
+    /// `POST /__admin/reset`: clears the journal, runtime stubs and scenario states and reads the stub files
+    /// again.
+    private func reset() -> HTTPResponse {
+        journal.clear()
+        store.resetToFiles()
+        store.scenarios.reset()
+        return .json(.object([:]))
+    }
+}
