@@ -37,7 +37,7 @@ public final class Session: Sendable {
         name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?,
         now: Date
     ) {
-        id = String(UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(24))
+        id = Session.randomID()
         self.name = name
         createdAt = now
         self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -50,6 +50,16 @@ public final class Session: Sendable {
     }
 
     /// Marks the session as used now.
+    /// 24 lowercase hex digits from 12 bytes of the system's random generator: 96 random bits (a UUID's
+    /// first 24 digits hold only 90, its version and variant bits being fixed).
+    static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<12).map { _ in
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+        }.joined()
+    }
+
     func touch(_ now: Date = Date()) {
         lastUsedMilliseconds.store(Int64(now.timeIntervalSince1970 * 1000), ordering: .relaxed)
     }
