@@ -28,7 +28,8 @@ public final class HTTPListener: Sendable {
     /// Whether this listener made the socket, and so closes it when the server stops; a socket handed over
     /// by the service manager stays open for the next start.
     let ownsSocket: Bool
-    private let closed = Atomic(false)
+    /// Whether this listener no longer closes the socket: it closed it, or libmicrohttpd serves it now.
+    private let released = Atomic(false)
 
     /// Binds and listens on `host:port` (backlog 1,024; `SO_REUSEADDR`; close-on-exec; an IPv6 address
     /// listens on IPv6 only).
@@ -81,10 +82,15 @@ public final class HTTPListener: Sendable {
     /// wildcard addresses shown as `127.0.0.1`.
     public var baseURL: String { HTTPServer.baseURL(host: host, port: port) }
 
-    /// Closes the socket if this listener made it; once, however often it is called.
+    /// Closes the socket if this listener made it and still holds it; once, however often it is called.
     func closeIfOwned() {
-        guard ownsSocket, !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard ownsSocket, !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         close(descriptor)
+    }
+
+    /// Leaves the socket to the libmicrohttpd daemon serving it, which closes it when it stops.
+    func handOver() {
+        released.store(true, ordering: .releasing)
     }
 
     deinit {

@@ -87,7 +87,12 @@ public final class HTTPServer: Sendable {
         return "http://\(shown):\(port)"
     }
 
-    /// Stops accepting connections, lets requests in flight finish, then stops.
+    /// Lets requests in flight finish, answering new ones 503 meanwhile, then stops and closes the socket.
+    ///
+    /// New requests during the grace period get `503` with `Connection: close` rather than a refused
+    /// connection: libmicrohttpd 0.9.75's `MHD_quiesce_daemon`, which would stop accepting, races with its own
+    /// epoll worker threads (both remove the listening socket from the epoll set; the loser aborts the
+    /// process), so it is used only for a socket systemd passed, which must stay open for the next start.
     ///
     /// - Parameter gracePeriod: How long requests in flight may take; those still waiting after it (a long
     ///   fixed delay, a slow upstream) are answered with 503.
@@ -101,8 +106,8 @@ public final class HTTPServer: Sendable {
             listener.closeIfOwned()
             return
         }
-        _ = MHD_quiesce_daemon(daemon.pointer)
-        listener.closeIfOwned()
+        core.stopAccepting()
+        if !listener.ownsSocket { _ = MHD_quiesce_daemon(daemon.pointer) }
         let deadline = ContinuousClock.now + gracePeriod
         while core.requestsInFlight > 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.005)
@@ -131,8 +136,8 @@ public final class HTTPServer: Sendable {
 
     deinit {
         if case .running(let daemon) = state.withLock({ $0 }) {
-            // Quiesced first, so libmicrohttpd leaves the socket to its listener, which closes it only once.
-            _ = MHD_quiesce_daemon(daemon.pointer)
+            // A socket systemd passed is quiesced, so libmicrohttpd leaves it open; it closes one it was given.
+            if !listener.ownsSocket { _ = MHD_quiesce_daemon(daemon.pointer) }
             MHD_stop_daemon(daemon.pointer)
             core.releaseUnfinishedContexts()
         }
@@ -164,6 +169,8 @@ public final class HTTPServer: Sendable {
         guard let daemon else {
             throw HTTPServerError("cannot serve on \(listener.host):\(listener.port)", errno: errno)
         }
+        // libmicrohttpd closes the listening socket it serves when it stops.
+        listener.handOver()
         return DaemonHandle(pointer: daemon)
     }
 }

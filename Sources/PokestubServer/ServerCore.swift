@@ -19,6 +19,7 @@ final class ServerCore: Sendable {
     /// Deadlines for slow request heads and bodies.
     let deadlines: ConnectionDeadlines
     private let inFlight = Atomic<Int>(0)
+    private let stopping = Atomic(false)
     private let waiting = Mutex<[ObjectIdentifier: RequestContext]>([:])
     /// Each connection's current request context, from the URI logger until the request completes.
     ///
@@ -35,6 +36,11 @@ final class ServerCore: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.deadlines = deadlines
         self.logger = logger
+    }
+
+    /// From now on every new request is answered 503 with `Connection: close`: the server is stopping.
+    func stopAccepting() {
+        stopping.store(true, ordering: .releasing)
     }
 
     /// Requests that reached the access handler and have not completed.
@@ -141,6 +147,10 @@ final class ServerCore: Sendable {
             return ResponseWriter.queue(response, on: connection)
         case .fail:
             return MHD_Result.NO
+        case .handle where core.stopping.load(ordering: .acquiring):
+            var refusal = HTTPResponse.text("pokestub is stopping\n", status: 503)
+            refusal.headers.replace(name: "Connection", value: "close")
+            return ResponseWriter.queue(refusal, on: connection)
         case .handle(let body):
             let request = HTTPRequest(
                 method: method.map { String(cString: $0) } ?? "GET", rawURL: context.rawURI,

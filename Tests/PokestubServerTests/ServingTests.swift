@@ -152,6 +152,17 @@ struct ServingTests {
         }
     }
 
+    @Test("a stopped server's port refuses connections: its listening socket is closed, never leaked")
+    func stopClosesTheSocket() async throws {
+        for _ in 0..<20 {
+            let server = try LiveServer(stubRoot: nil)
+            let port = server.server.port
+            #expect((try? RawConnection(port: port)) != nil)
+            await server.server.shutdown(gracePeriod: .milliseconds(100))
+            #expect(throws: (any Error).self, "port \(port) still accepts") { try RawConnection(port: port) }
+        }
+    }
+
     @Test("stopping the server lets a request in flight finish")
     func gracefulStop() async throws {
         let server = try LiveServer(stubRoot: nil)
