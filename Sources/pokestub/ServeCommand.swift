@@ -4,63 +4,27 @@ import PokestubCore
 /// `pokestub serve`: resolves the configuration, loads the stubs, listens, and runs until SIGINT or
 /// SIGTERM; SIGHUP reloads the stubs.
 enum ServeCommand {
-    static let help = """
+    /// The text of `serve --help`; its option list comes from ``ConfigurationKey/all``.
+    static var help: String {
+        usage + ConfigurationKey.helpEntry(option: "--config FILE", description: configDescription)
+            + ConfigurationKey.helpOptions()
+            + ConfigurationKey.helpEntry(option: "-h, --help", description: "print this help")
+            + details
+    }
+
+    private static let configDescription = "config file (default: $POKESTUB_CONFIG, else ./config.json if present)"
+
+    private static let usage = """
         Usage: pokestub serve [options]
 
         Answers HTTP requests from the stubs under DIR/mappings (bodies in DIR/__files), keeps a
         request journal, and serves the admin API under /__admin/.
 
         Options (each overrides config.json and POKESTUB_* environment variables):
-          --config FILE                 config file (default: $POKESTUB_CONFIG, else ./config.json if present)
-          --host ADDRESS                IP address to listen on (default 127.0.0.1)
-          --port PORT                   TCP port; 0 picks a free one (default 8080)
-          --stubs DIR                   stub folder, relative to the working directory (default:
-                                        stubs beside the config file, else ./stubs)
-          --mode MODE                   replay | record | record-missing | proxy (default replay)
-          --upstream URL                upstream base URL (default https://pokeapi.co)
-          --upstream-connect-timeout-ms MS
-                                        upstream connect timeout (default 5000)
-          --upstream-timeout-ms MS      upstream total timeout per request (default 30000)
-          --rewrite-upstream-links BOOL point upstream links in served bodies at this server
-                                        (default true)
-          --recording-redact-headers LIST
-                                        header values redacted in recordings, comma-separated
-                                        (default Authorization,Cookie,Set-Cookie,X-Api-Key,X-Auth-Token)
-          --recording-redact-query-parameters LIST
-                                        words that make a query parameter secret (default
-                                        token,key,apikey,secret,password,passwd,signature,sig,auth,...)
-          --recording-large-body-bytes N
-                                        larger bodies are written to __files/ (default 65536)
-          --journal-max-entries N       serve events kept in the request journal (default 10000; 0 = off)
-          --journal-max-body-bytes N    request-body bytes the journal keeps; older events go first
-                                        beyond it (default 67108864)
-          --log-level LEVEL             error | warning | notice | info | debug (default info)
-          --watch-stubs true|false      reload when stub files change (default true)
-          --preload-body-files true|false
-                                        read __files/ bodies at load, not at first use, so a
-                                        deleted body file keeps serving (default false)
-          --admin-token TOKEN           bearer token the admin API requires (prefer $POKESTUB_ADMIN_TOKEN:
-                                        flags show in ps); required when --host is not loopback
-          --admin-allow-unauthenticated serve an open admin API off loopback anyway (warned about)
-          --admin-port PORT             serve the admin API on a port of its own (0 picks one)
-          --limits-max-connections N    connections open at once (default 1024)
-          --limits-idle-timeout-seconds N
-                                        close connections idle this long (default 60)
-          --limits-header-timeout-seconds N
-                                        close connections whose request line and header fields
-                                        take longer, however steadily they arrive (default 10)
-          --limits-body-timeout-seconds N
-                                        close connections whose request body takes longer
-                                        after its header fields (default 60)
-          --limits-max-body-bytes N     larger request bodies get 413 (default 16777216)
-          --limits-max-header-bytes N   larger request headers get 431 (default 32768)
-          --sessions-max N              sessions open at once, 429 beyond (default 256)
-          --sessions-max-stubs N        runtime stubs per session (default 1000)
-          --sessions-journal-max-entries N
-                                        serve events kept per session (default 1000)
-          --sessions-idle-timeout-seconds N
-                                        sessions end after this long unused (default 600)
-          -h, --help                    print this help
+
+        """
+
+    private static let details = """
 
         Modes: replay answers from stubs only and never contacts the upstream; record sends every
         request upstream and writes the answers as stubs; record-missing answers from stubs and
@@ -83,7 +47,7 @@ enum ServeCommand {
         """
 
     static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
-        let switches = ["adminAllowUnauthenticated"]  // flags without a value
+        let switches = ConfigurationKey.all.filter(\.isSwitch).map(\.path)  // flags without a value
         let valueOptions = Set(
             Configuration.keys.filter { !switches.contains($0) }.map(Configuration.flagName(for:)) + ["config"])
         let flagOptions = Set(["help"] + switches.map(Configuration.flagName(for:)))
