@@ -32,7 +32,7 @@ let package = Package(
         // One JSON value type with its parser and writers, shared by the server and the client libraries.
         // Foundation only, so it builds for iOS and macOS too.
         .target(name: "PokestubJSON", swiftSettings: swiftSettings),
-        // The product: stub model, matching, journal, admin API, configuration. Pure Swift, no C.
+        // The product: stub model, matching, serving, journal, recording, sessions, admin API. Pure Swift, no C.
         .target(name: "PokestubCore", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
         // Serving HTTP through libmicrohttpd: the only target that imports CMicroHTTPD.
         .target(
@@ -74,6 +74,11 @@ let package = Package(
         // Test code only: no product names it.
         .target(name: "PokestubTestSupport", path: "Tests/PokestubTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "PokestubJSONTests", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PokestubDaemonTests",
+            dependencies: ["PokestubDaemon", "PokestubCore", "PokestubTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PokestubCoreTests",
             dependencies: ["PokestubCore", "PokestubTestSupport"],

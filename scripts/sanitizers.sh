@@ -63,8 +63,8 @@ done
 # daemon under ASan takes more than the 20 s allowed to load the shipped stubs) run only without --ci.
 ci_skips=(--skip 'JSONBodyBlowupTests/objectsBeyondTheBudget' --skip 'RefusedRequestTests/stopIsPrompt'
     --skip 'ServingTests/delayDoesNotBlock' --skip 'SlowClientTests/idleKeepAliveIsNotCutOff')
-ci_thread_filters=(--filter PokestubJSONTests --filter PokestubCoreTests --filter PokestubServerTests --filter PokestubRobustnessTests)
-ci_address_filters=(--filter PokestubJSONTests --filter PokestubCoreTests --filter PokestubRobustnessTests)
+ci_thread_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubServerTests --filter PokestubRobustnessTests)
+ci_address_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubRobustnessTests)
 
 logs="${SANITIZER_LOGS:-$(pwd)/.build/sanitizers}"
 mkdir -p "$logs"

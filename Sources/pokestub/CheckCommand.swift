@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubDaemon
 
 /// `pokestub check [DIR]`: loads a stub folder the way the server does and prints every problem as
 /// `path:line: message`. Exits 1 when there is any.

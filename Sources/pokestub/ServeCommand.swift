@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubDaemon
 
 /// `pokestub serve`: resolves the configuration, loads the stubs, listens, and runs until SIGINT or
 /// SIGTERM; SIGHUP reloads the stubs.

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubCore
+import PokestubDaemon
 import Testing
 
 @Suite("Recording configuration keys")

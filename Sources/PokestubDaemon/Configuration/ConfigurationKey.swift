@@ -1,3 +1,5 @@
+import PokestubCore
+
 /// One `pokestub serve` configuration key: where it is written, what it takes, what it does, and how it reads
 /// and writes its ``Configuration`` field.
 ///

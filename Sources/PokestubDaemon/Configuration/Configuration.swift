@@ -1,4 +1,5 @@
 import Foundation
+import PokestubCore
 
 /// Everything the daemon needs to start, resolved from four layers, each overriding the one before:
 /// built-in defaults < `config.json` < `POKESTUB_*` environment variables < command-line flags.

@@ -1,4 +1,5 @@
 import Foundation
+import PokestubCore
 
 /// One value for one key as a layer gives it, typed JSON from `config.json` or text from the environment and
 /// flags, with where it came from; read as the key's kind asks, failing with an error that names the key.

@@ -1,4 +1,5 @@
 import Foundation
+import PokestubCore
 
 extension Configuration {
     /// Resolves the configuration from its four layers: defaults < config file < environment < flags.

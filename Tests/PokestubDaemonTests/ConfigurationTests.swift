@@ -1,8 +1,9 @@
 import Foundation
+import PokestubCore
 import PokestubTestSupport
 import Testing
 
-@testable import PokestubCore
+@testable import PokestubDaemon
 
 @Suite("Configuration: defaults < config.json < environment < flags")
 struct ConfigurationTests {

@@ -1,4 +1,5 @@
 import Foundation
+import PokestubCore
 
 extension ConfigurationKey {
     /// Every key, in the order `serve --help` and the README's table list them and unknown-key errors name

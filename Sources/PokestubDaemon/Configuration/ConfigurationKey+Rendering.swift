@@ -1,3 +1,5 @@
+import PokestubCore
+
 extension ConfigurationKey {
     /// The README's Configuration table: one row per key with its `config.json` path, environment variable,
     /// flag and default, in Markdown, ending in a newline.

@@ -1,8 +1,9 @@
 import Foundation
+import PokestubCore
 import PokestubTestSupport
 import Testing
 
-@testable import PokestubCore
+@testable import PokestubDaemon
 
 @Suite("Configuration keys: one table for the parser, serve --help and the README")
 struct ConfigurationKeyTests {

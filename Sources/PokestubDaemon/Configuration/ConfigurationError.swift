@@ -1,3 +1,5 @@
+import PokestubCore
+
 /// Configuration that cannot be used. The daemon exits with status 78 (`EX_CONFIG`, sysexits(3)).
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The key at fault (`port`), or empty for a whole-file problem.
