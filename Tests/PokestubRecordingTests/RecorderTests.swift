@@ -71,7 +71,7 @@ struct RecorderTests {
         #expect(text.bodyFile?.data == Data(String(repeating: "ab\n", count: 50).utf8))
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE])
         let image = record("/sprites/1.png", headers: [("Content-Type", "image/png")], body: png)
-        #expect(image.bodyFile == Recording.BodyFile(name: "sprites/1.png.GET.png", data: png))
+        #expect(image.bodyFile == Recording.BodyFileToWrite(name: "sprites/1.png.GET.png", data: png))
         let small = record("/hello", headers: [("Content-Type", "text/plain")], body: Data("hi there".utf8))
         #expect(small.mapping["response"]?["body"] == .string("hi there"))
     }

@@ -38,7 +38,7 @@ public struct Recorder: Sendable {
         let headers = recordedHeaders(response.headers)
         if case .object(let members) = headers, !members.isEmpty { responseJSON["headers"] = headers }
         let contentType = response.headers["Content-Type"]
-        var bodyFile: Recording.BodyFile?
+        var bodyFile: Recording.BodyFileToWrite?
         if !response.body.isEmpty {
             let large = response.body.count > options.largeBodyBytes
             switch Recorder.classify(response.body, contentType: contentType) {

@@ -13,12 +13,12 @@ public struct Recording: Sendable {
     /// The mapping, naming the body file through `bodyFileName` when ``bodyFile`` is set.
     public var mapping: JSONValue
     /// The body file, relative to `__files/`, when the body is not inside the mapping.
-    public var bodyFile: BodyFile?
+    public var bodyFile: BodyFileToWrite?
     /// The body's bytes and content type, to inline the body when nothing is written to disk.
     public var body: Data
 
     /// A body file to write under `__files/`.
-    public struct BodyFile: Sendable, Hashable {
+    public struct BodyFileToWrite: Sendable, Hashable {
         /// The path relative to `__files/`, the mapping's `bodyFileName`.
         public var name: String
         /// The bytes to write.

@@ -49,7 +49,7 @@ public final class StubIndex: Sendable {
         let patterns = stubs.map(\.request)
         self.patterns = patterns
         responses = stubs.map { stub in
-            var response = stub.response.headResponse
+            var response = stub.response.responseWithoutBodyFile
             response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
             if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
             return response

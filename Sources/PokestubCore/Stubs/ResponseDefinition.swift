@@ -53,7 +53,7 @@ public struct ResponseDefinition: Sendable {
     }
 
     /// The response to send, without the body when that is a file (``bodyFile`` adds it at serve time).
-    public var headResponse: HTTPResponse {
+    public var responseWithoutBodyFile: HTTPResponse {
         HTTPResponse(
             status: status, headers: headers, body: inlineBody, delayMilliseconds: delayMilliseconds, fault: fault)
     }
@@ -61,7 +61,7 @@ public struct ResponseDefinition: Sendable {
     /// The response to send, with a body file's bytes (read now if they have not been), or a 500 naming a body
     /// file that cannot be read. No copy of the body is made.
     public var httpResponse: HTTPResponse {
-        bodyFile?.response(with: headResponse) ?? headResponse
+        bodyFile?.response(with: responseWithoutBodyFile) ?? responseWithoutBodyFile
     }
 }
 
