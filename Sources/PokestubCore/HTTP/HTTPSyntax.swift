@@ -21,13 +21,16 @@ public enum HTTPSyntax {
         text.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
     }
 
+    /// The token characters besides digits and letters (RFC 9110 §5.6.2 `tchar`).
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "A")...UInt8(ascii: "Z"):
             true
         default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            tokenSymbols.contains(byte)
         }
     }
 }
