@@ -27,7 +27,9 @@ import Synchronization
 /// - only speaks http and https (`CURLOPT_PROTOCOLS_STR`).
 ///
 /// After each transfer the handle's `WRITEDATA`, `HEADERDATA` and `HTTPHEADER` are cleared, and
-/// `curl_easy_reset` starts the next transfer from defaults while keeping the connection cache.
+/// `curl_easy_reset` starts the next transfer from defaults while keeping the connection cache. After a
+/// failed transfer the worker discards its handle for a new one, so one request libcurl refuses (a URL with
+/// a space, say) fails alone with 502 and never the requests after it.
 ///
 /// ```swift
 /// let client = CurlUpstreamClient(configuration: CurlUpstreamConfiguration(timeoutMilliseconds: 10_000))

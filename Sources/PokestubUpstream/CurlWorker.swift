@@ -3,8 +3,14 @@ import Foundation
 import PokestubCore
 
 /// One libcurl easy handle and the transfers done with it, on the one thread that owns it.
+///
+/// A handle is kept across successful transfers for its connection cache, and replaced after any failed
+/// one: libcurl 7.88 can leave a handle it refused a URL on (`CURLE_URL_MALFORMAT`) in a state where the
+/// next transfer's `CURLOPT_BUFFERSIZE` fails with `CURLE_BAD_FUNCTION_ARGUMENT`, and a handle that timed
+/// out or lost its connection mid-transfer has nothing worth keeping. Replacing costs one
+/// `curl_easy_init` and a new connection for the next transfer, on errors only.
 final class CurlWorker {
-    private let handle: UnsafeMutableRawPointer?
+    private var handle: UnsafeMutableRawPointer?
     private let configuration: CurlUpstreamConfiguration
     /// `CURLOPT_ERRORBUFFER`: libcurl writes a readable message here on failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -25,7 +31,14 @@ final class CurlWorker {
     /// Frees the handle, closing its connections.
     func close() {
         if let handle { curl_easy_cleanup(handle) }
+        handle = nil
         errorBuffer.deallocate()
+    }
+
+    /// Discards the handle and its connections for a fresh one.
+    private func replaceHandle() {
+        if let handle { curl_easy_cleanup(handle) }
+        handle = curl_easy_init()
     }
 
     /// Performs one exchange.
@@ -33,6 +46,12 @@ final class CurlWorker {
     /// - Parameter request: What to send.
     /// - Returns: The response with its body decoded, or why there is none.
     func perform(_ request: UpstreamRequest) -> Result<UpstreamResponse, UpstreamError> {
+        let result = performOnce(request)
+        if case .failure = result { replaceHandle() }
+        return result
+    }
+
+    private func performOnce(_ request: UpstreamRequest) -> Result<UpstreamResponse, UpstreamError> {
         lastConnectionCount = 0
         guard let handle else {
             return .failure(UpstreamError(kind: .failed, url: request.url, message: "curl_easy_init failed"))

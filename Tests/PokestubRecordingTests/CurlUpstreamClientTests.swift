@@ -109,6 +109,26 @@ struct CurlUpstreamClientTests {
         }
     }
 
+    @Test("a URL libcurl refuses fails alone: every later request on the same worker still goes through")
+    func badURLDoesNotPoisonWorker() async throws {
+        let upstream = try await ScriptedUpstream.start()
+        defer { upstream.stop() }
+        let client = CurlUpstreamClient(configuration: CurlUpstreamConfiguration(workers: 1))
+        defer { client.shutdown() }
+        for _ in 0..<3 {
+            let bad = await send(client, UpstreamRequest(method: "GET", url: upstream.baseURL + "/sp ace"))
+            if case .failure(let error) = bad {
+                #expect(error.status == 400 || error.status == 502, "\(error)")
+            }
+            let good = await send(client, UpstreamRequest(method: "GET", url: upstream.baseURL + "/gzip"))
+            guard case .success(let response) = good else {
+                Issue.record("a request after a refused URL failed: \(good)")
+                return
+            }
+            #expect(response.status == 200)
+        }
+    }
+
     @Test("sequential requests reuse the worker's connection")
     func reusesConnections() async throws {
         let upstream = try await ScriptedUpstream.start()
