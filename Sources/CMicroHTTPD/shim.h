@@ -22,6 +22,8 @@ struct pokestub_mhd_settings {
     unsigned int connection_timeout_seconds;
     size_t connection_memory_limit;
     unsigned int listen_backlog;
+    /// MHD_OPTION_STRICT_FOR_CLIENT: 1 refuses HTTP/1.1 requests without Host and spaces in the URL.
+    int strict_for_client;
 };
 
 /// Starts a daemon with the settings above (MHD_start_daemon with an MHD_OPTION_ARRAY).
@@ -33,7 +35,7 @@ pokestub_mhd_start(const struct pokestub_mhd_settings *settings,
                    MHD_RequestCompletedCallback completed, void *completed_cls,
                    MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls)
 {
-    struct MHD_OptionItem options[13];
+    struct MHD_OptionItem options[14];
     int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_logger, uri_logger_cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
@@ -53,6 +55,8 @@ pokestub_mhd_start(const struct pokestub_mhd_settings *settings,
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) settings->connection_memory_limit, NULL };
     if (settings->listen_backlog > 0)
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL };
+    if (settings->strict_for_client != 0)
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, settings->strict_for_client, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(settings->flags, settings->port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);

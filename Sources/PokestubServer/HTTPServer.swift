@@ -51,6 +51,7 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         core = ServerCore(
             handler: handler, maxBodyBytes: configuration.maxBodyBytes,
+            maxHeaderBytes: configuration.maxHeaderBytes,
             deadlines: ConnectionDeadlines(
                 headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout),
             logger: logger)
@@ -144,6 +145,16 @@ public final class HTTPServer: Sendable {
         core.deadlines.stop()
     }
 
+    /// The memory pool of one connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`), in bytes: twice
+    /// ``HTTPServerConfiguration/maxHeaderBytes``, whose limit ``RequestFraming`` checks itself.
+    /// libmicrohttpd 0.9.75 keeps the request line, the header fields and a record of about 64 bytes for each
+    /// query argument in the pool, and cannot refuse a request whose arguments overflow it: it answers
+    /// nothing, and the header deadline closes the connection. Twice the header limit holds 500 arguments
+    /// beside 32 KiB of header fields.
+    static func connectionMemoryBytes(_ configuration: HTTPServerConfiguration) -> Int {
+        2 * max(8_192, configuration.maxHeaderBytes)
+    }
+
     private func startDaemon() throws(HTTPServerError) -> DaemonHandle {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
@@ -160,7 +171,8 @@ public final class HTTPServer: Sendable {
             settings.thread_pool_size = UInt32(max(1, configuration.threads))
             settings.connection_limit = UInt32(max(1, configuration.connectionLimit))
             settings.connection_timeout_seconds = UInt32(max(0, configuration.idleTimeoutSeconds))
-            settings.connection_memory_limit = max(8_192, configuration.maxHeaderBytes)
+            settings.connection_memory_limit = HTTPServer.connectionMemoryBytes(configuration)
+            settings.strict_for_client = 1
             settings.listen_backlog = 1_024
             return pokestub_mhd_start(
                 &settings, ServerCore.accessHandler, coreContext, ServerCore.uriLogger, coreContext,

@@ -12,6 +12,7 @@ final class RequestContext: Sendable {
 
     private struct State {
         var phase = Phase.headers
+        var headers = HTTPHeaders()
         var body = Data()
         var bodyTooLarge = false
         var connection: ConnectionHandle?
@@ -41,6 +42,17 @@ final class RequestContext: Sendable {
     /// Whether the access handler has not been called for this request yet.
     var isStarting: Bool {
         state.withLock { $0.phase == .headers }
+    }
+
+    /// The header fields, read once on libmicrohttpd's first call for the request.
+    var headers: HTTPHeaders {
+        get { state.withLock { $0.headers } }
+        set { state.withLock { $0.headers = newValue } }
+    }
+
+    /// Ends the request before its body: the access handler answered it on its first call.
+    func refuse() {
+        state.withLock { $0.phase = .done }
     }
 
     /// Advances on one access-handler call.

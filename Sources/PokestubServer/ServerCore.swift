@@ -15,6 +15,8 @@ import Synchronization
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    /// The limits a request head is checked against before its body is read.
+    let framing: RequestFraming.Limits
     let logger: Logger
     /// Deadlines for slow request heads and bodies.
     let deadlines: ConnectionDeadlines
@@ -31,9 +33,13 @@ final class ServerCore: Sendable {
     /// belongs to a dead request and is released then; what is left is released when the server stops.
     private let contexts = Mutex<[UInt: Unmanaged<RequestContext>]>([:])
 
-    init(handler: any HTTPHandler, maxBodyBytes: Int, deadlines: ConnectionDeadlines, logger: Logger) {
+    init(
+        handler: any HTTPHandler, maxBodyBytes: Int, maxHeaderBytes: Int, deadlines: ConnectionDeadlines,
+        logger: Logger
+    ) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        framing = RequestFraming.Limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes)
         self.deadlines = deadlines
         self.logger = logger
     }
@@ -128,7 +134,16 @@ final class ServerCore: Sendable {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
         // From the first call on, libmicrohttpd owes this request a `requestCompleted`.
         let starting = context.isStarting
-        if starting { core.inFlight.add(1, ordering: .relaxed) }
+        if starting {
+            core.inFlight.add(1, ordering: .relaxed)
+            let headers = ConnectionReader.headers(of: connection)
+            if let refusal = RequestFraming.refusal(rawURI: context.rawURI, headers: headers, limits: core.framing) {
+                context.refuse()
+                if let tracked = ServerCore.tracked(connection) { core.deadlines.requestDone(tracked) }
+                return ResponseWriter.queue(refusal, on: connection)
+            }
+            context.headers = headers
+        }
         let pieceSize = uploadDataSize?.pointee ?? 0
         let step = context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes)
         if let tracked = ServerCore.tracked(connection) {
@@ -154,7 +169,7 @@ final class ServerCore: Sendable {
         case .handle(let body):
             let request = HTTPRequest(
                 method: method.map { String(cString: $0) } ?? "GET", rawURL: context.rawURI,
-                headers: ConnectionReader.headers(of: connection), body: body,
+                headers: context.headers, body: body,
                 clientAddress: ConnectionReader.clientAddress(of: connection))
             let reply: HTTPReply
             reply = core.handler.handle(request)

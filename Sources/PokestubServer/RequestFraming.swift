@@ -1,0 +1,108 @@
+import PokestubCore
+
+/// The checks a request's head gets before its body is read: messages whose length two HTTP parsers could
+/// read differently are refused (request smuggling), and so is a body pokestub would refuse anyway.
+///
+/// Each refusal is answered at once, on libmicrohttpd's first call for the request, with
+/// `Connection: close`: the bytes after a head that is refused are never read as a body or as another
+/// request, and a client that sent `Expect: 100-continue` gets the refusal instead of `100 Continue`
+/// (RFC 9110 §10.1.1).
+enum RequestFraming {
+    /// What the checks need from the server's configuration.
+    struct Limits: Sendable {
+        /// The largest request body accepted, in bytes.
+        var maxBodyBytes: Int
+        /// The most bytes of request target and header fields (names and values) accepted.
+        var maxHeaderBytes: Int
+    }
+
+    /// The answer that refuses a request head, or `nil` when its framing is unambiguous and its declared
+    /// length within the limit.
+    ///
+    /// The rules, from RFC 9112:
+    /// - a field name is a token, with no whitespace before the colon (§5.1: "No whitespace is allowed
+    ///   between the field name and colon... A server MUST reject... with a response status code of 400");
+    /// - `Content-Length` with `Transfer-Encoding` is refused (§6.1: such a message "might indicate an attempt
+    ///   to perform request smuggling"; §6.3 item 3 lets a server reject it);
+    /// - `Transfer-Encoding` other than exactly `chunked` is refused, since the body length cannot then be
+    ///   read reliably (§6.3 item 4: "MUST respond with the 400 (Bad Request) status code and then close the
+    ///   connection");
+    /// - several `Content-Length` values that differ, or one that is not a decimal number, are refused
+    ///   (§6.3 item 5);
+    /// - a declared `Content-Length` over ``Limits/maxBodyBytes`` gets 413 before any of the body is read;
+    /// - a target and header fields over ``Limits/maxHeaderBytes`` get 431 (RFC 6585 §5).
+    ///
+    /// - Parameters:
+    ///   - rawURI: The request target as received.
+    ///   - headers: The request's header fields, as libmicrohttpd parsed them.
+    ///   - limits: The server's limits.
+    static func refusal(rawURI: String, headers: HTTPHeaders, limits: Limits) -> HTTPResponse? {
+        var headBytes = rawURI.utf8.count
+        var contentLengths: [Substring] = []
+        var transferCodings: [String] = []
+        for field in headers {
+            headBytes += field.name.utf8.count + field.value.utf8.count
+            guard HTTPSyntax.isToken(field.name) else {
+                return refuse(400, "header field name \(quoted(field.name)) is not a token (RFC 9112 §5.1)")
+            }
+            if field.name.caseInsensitiveEquals("Content-Length") {
+                contentLengths += field.value.split(separator: ",", omittingEmptySubsequences: false)
+            } else if field.name.caseInsensitiveEquals("Transfer-Encoding") {
+                transferCodings += field.value.split(separator: ",").map { $0.trimmingSpaces.lowercased() }
+            }
+        }
+        if headBytes > limits.maxHeaderBytes {
+            return refuse(431, "request target and header fields larger than \(limits.maxHeaderBytes) bytes")
+        }
+        if !transferCodings.isEmpty {
+            guard contentLengths.isEmpty else {
+                return refuse(400, "Content-Length and Transfer-Encoding together (RFC 9112 §6.1)")
+            }
+            guard transferCodings == ["chunked"] else {
+                return refuse(400, "Transfer-Encoding other than chunked (RFC 9112 §6.3)")
+            }
+            return nil
+        }
+        let lengths = Set(contentLengths.map { $0.trimmingSpaces })
+        guard !lengths.isEmpty else { return nil }
+        guard lengths.count == 1, let text = lengths.first, !text.isEmpty,
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
+            return refuse(400, "Content-Length values that disagree or are not numbers (RFC 9112 §6.3)")
+        }
+        // Longer than Int's digits is larger than any limit.
+        let declared = text.count > 18 ? Int.max : Int(text) ?? Int.max
+        if declared > limits.maxBodyBytes {
+            return refuse(413, "request body larger than the limit of \(limits.maxBodyBytes) bytes")
+        }
+        return nil
+    }
+
+    private static func refuse(_ status: Int, _ reason: String) -> HTTPResponse {
+        var response = HTTPResponse.text(reason + "\n", status: status)
+        response.headers.replace(name: "Connection", value: "close")
+        return response
+    }
+
+    private static func quoted(_ name: String) -> String {
+        "\"" + String(name.unicodeScalars.flatMap { $0.escaped(asASCII: true) }) + "\""
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and horizontal tabs (RFC 9110 §5.6.3 `OWS`).
+    fileprivate var trimmingSpaces: String {
+        String(self.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, for field names; allocates nothing, as it runs for every field of
+    /// every request.
+    fileprivate func caseInsensitiveEquals(_ other: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 {
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        }
+        return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+}
