@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -101,14 +101,19 @@ final class StubTreeWatcher: Sendable {
 
 /// The watcher's bookkeeping: watch descriptors to folders, the debounce generation, the read source.
 private final class WatcherState: Sendable {
-    private let folders = Mutex<[Int32: String]>([:])
-    private let generation = Atomic<Int>(0)
-    private let sources = Mutex<[RetainedSource]>([])
+    private let folders = Locked<[Int32: String]>([:])
+    private let generation = Locked(0)
+    private let sources = Locked<[RetainedSource]>([])
 
     func record(watch: Int32, path: String) { folders.withLock { $0[watch] = path } }
     func path(of watch: Int32) -> String? { folders.withLock { $0[watch] } }
-    func nextGeneration() -> Int { generation.add(1, ordering: .relaxed).newValue }
-    func isCurrent(_ value: Int) -> Bool { generation.load(ordering: .relaxed) == value }
+    func nextGeneration() -> Int {
+        generation.withLock { generation in
+            generation += 1
+            return generation
+        }
+    }
+    func isCurrent(_ value: Int) -> Bool { generation.withLock { $0 == value } }
     func keep(_ source: any DispatchSourceRead) { sources.withLock { $0.append(RetainedSource(source)) } }
 }
 

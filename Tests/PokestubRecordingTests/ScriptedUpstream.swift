@@ -1,6 +1,6 @@
 import Foundation
+import PokestubLocking
 import PokestubTestSupport
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -41,7 +41,7 @@ final class ScriptedUpstream: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let buffer = Mutex("")
+        let buffer = Locked("")
         try process.run()
         // A reader thread of its own, not `readabilityHandler` on Dispatch's few workers, which other tests may hold.
         let reader = output.fileHandleForReading
