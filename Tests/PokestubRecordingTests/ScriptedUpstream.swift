@@ -5,6 +5,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `scripted_upstream.py` run as a child process on 127.0.0.1 with a port it picks: the scripted routes, or
