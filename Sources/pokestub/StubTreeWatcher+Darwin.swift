@@ -13,9 +13,11 @@
     /// unmounting) and watched with `DispatchSource.makeFileSystemObjectSource(fileDescriptor:eventMask:queue:)`.
     ///
     /// A folder reports `write` when an entry is created, deleted or renamed in it, which is how an atomic save,
-    /// `git checkout` and pokestub's own recordings change files; a watched file reports `write`, `extend`,
-    /// `attrib`, `delete` and `rename` for edits in place. Every event is a change (vnode events carry no file
-    /// names, so hidden files cannot be told apart as inotify's can). Shortly after events (50 ms, well inside
+    /// `git checkout` and pokestub's own recordings change files; a watched file reports `write` and `extend`
+    /// for edits in place, `delete` and `rename` when it goes. `attrib` is left out: reading a file may update
+    /// its access time, and the daemon reads body files at first use, so every reload would bring the next.
+    /// Every event is a change (vnode events carry no file names, so hidden files cannot be told apart as
+    /// inotify's can). Shortly after events (50 ms, well inside
     /// the watcher's debounce) the tree is scanned again: folders and files that appeared are watched, ones
     /// replaced (a new inode under the same path) or gone are dropped, and when anything new was found that is
     /// a change too, so what was written before its folder was watched is still reloaded.
@@ -30,8 +32,8 @@
     ///   <https://developer.apple.com/documentation/dispatch/dispatchsource/makefilesystemobjectsource(filedescriptor:eventmask:queue:)>
     /// - `DispatchSource.FileSystemEvent`:
     ///   <https://developer.apple.com/documentation/dispatch/dispatchsource/filesystemevent>
-    /// - kqueue(2), `EVFILT_VNODE` and its `NOTE_WRITE`, `NOTE_EXTEND`, `NOTE_ATTRIB`, `NOTE_DELETE`,
-    ///   `NOTE_RENAME`, `NOTE_LINK`, `NOTE_REVOKE`:
+    /// - kqueue(2), `EVFILT_VNODE` and its `NOTE_WRITE`, `NOTE_EXTEND`, `NOTE_DELETE`, `NOTE_RENAME`,
+    ///   `NOTE_LINK`, `NOTE_REVOKE`:
     ///   <https://developer.apple.com/library/archive/documentation/System/Conceptual/ManPages_iPhoneOS/man2/kqueue.2.html>
     /// - open(2), `O_EVTONLY`:
     ///   <https://developer.apple.com/library/archive/documentation/System/Conceptual/ManPages_iPhoneOS/man2/open.2.html>
@@ -42,13 +44,11 @@
         private let queue: DispatchQueue
         private let changed: @Sendable () -> Void
         private let fileBudget: Int
-        private let watched = Locked<[String: WatchedNode]>([:])
+        /// The watched folders and files by path; `nil` once cancelled.
+        private let watched = Locked<[String: WatchedNode]?>([:])
         private let rescanScheduled = Locked(false)
-        private let cancelled = Locked(false)
 
-        private static let mask: DispatchSource.FileSystemEvent = [
-            .write, .extend, .attrib, .delete, .rename, .link, .revoke,
-        ]
+        private static var mask: DispatchSource.FileSystemEvent { [.write, .extend, .delete, .rename, .link, .revoke] }
 
         init?(root: String, queue: DispatchQueue, changed: @escaping @Sendable () -> Void) {
             self.root = root
@@ -59,10 +59,9 @@
         }
 
         func cancel() {
-            cancelled.withLock { $0 = true }
             let nodes = watched.withLock { watched in
-                defer { watched = [:] }
-                return Array(watched.values)
+                defer { watched = nil }
+                return watched.map { Array($0.values) } ?? []
             }
             for node in nodes { node.source.cancel() }
         }
@@ -95,7 +94,7 @@
         ///
         /// - Returns: Whether a folder or file was newly watched.
         private func rescan() -> Bool {
-            guard !cancelled.withLock({ $0 }) else { return false }
+            guard let previous = watched.withLock({ $0 }) else { return false }
             let folders = StubTreeWatcher.folders(under: root)
             var files: [String] = []
             for folder in folders where folder != root {
@@ -108,7 +107,6 @@
             let wanted = folders + files.prefix(max(0, fileBudget - folders.count))
             var kept: [String: WatchedNode] = [:]
             var added = false
-            let previous = watched.withLock { $0 }
             for path in wanted {
                 guard let identity = VnodeStubTreeEvents.node(at: path)?.identity else { continue }
                 if let node = previous[path], node.identity == identity {
@@ -119,7 +117,15 @@
                 }
             }
             for (path, node) in previous where kept[path] !== node { node.source.cancel() }
-            watched.withLock { $0 = kept }
+            let stored = watched.withLock { watched in
+                guard watched != nil else { return false }  // cancelled meanwhile
+                watched = kept
+                return true
+            }
+            guard stored else {
+                for node in kept.values { node.source.cancel() }
+                return false
+            }
             return added
         }
 
