@@ -11,7 +11,8 @@
 /// (<https://developer.apple.com/library/archive/documentation/System/Conceptual/ManPages_iPhoneOS/man3/pthread_mutex_lock.3.html>)
 /// and POSIX in <https://pubs.opengroup.org/onlinepubs/9799919799/functions/pthread_mutex_lock.html>. The
 /// mutex lives in the same heap allocation as the value (tail-allocated in a `ManagedBuffer`, so its address
-/// never moves, as POSIX requires), allocated once in ``init(_:)``; taking the lock allocates nothing.
+/// never moves, as POSIX requires), allocated once in ``init(_:)``; taking the lock allocates nothing, and
+/// ``withLock(_:)`` is inlinable, so each call site is specialized for its value type.
 ///
 /// The lock is not recursive: calling ``withLock(_:)`` again on the same value from inside its closure is a
 /// programming error. Debug builds make the mutex `PTHREAD_MUTEX_ERRORCHECK`, so that stops with a
@@ -27,7 +28,7 @@
 /// let total = hits.withLock { hits in hits.values.reduce(0, +) }
 /// ```
 public struct Locked<Value>: @unchecked Sendable {
-    private let storage: LockStorage<Value>
+    @usableFromInline let storage: LockStorage<Value>
 
     /// Puts `initialValue` behind a new mutex.
     ///
@@ -41,6 +42,7 @@ public struct Locked<Value>: @unchecked Sendable {
     /// - Parameter body: Reads or changes the value; it must not call ``withLock(_:)`` on the same `Locked`.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, after the lock is released.
+    @inlinable
     public func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
