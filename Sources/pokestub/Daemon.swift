@@ -61,6 +61,7 @@ final class Daemon: Sendable {
     /// - Throws: ``CommandFailure`` with ``ExitStatus/dataError`` when the stub files have problems (each
     ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when a socket cannot be served.
     func start() throws(CommandFailure) {
+        SignalHandlers.ignoreBrokenPipes()
         do {
             try daemon.start()
         } catch {

@@ -33,4 +33,12 @@ enum SignalHandlers {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         return source
     }
+
+    /// Ignores SIGPIPE from now on, so a write to a connection its peer has closed fails with `EPIPE` instead
+    /// of ending the daemon. libmicrohttpd and libcurl suppress it on their own sockets where the platform
+    /// offers a way (`MSG_NOSIGNAL` on Linux, the `SO_NOSIGPIPE` socket option on Darwin), and libmicrohttpd's
+    /// manual ("SIGPIPE") leaves the rest to the application; ignoring it covers every descriptor on both.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
 }
