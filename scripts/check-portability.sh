@@ -147,7 +147,7 @@ def check_file(path, scope):
     opens_linux = first is not None and LINUX_OPENING.match(lines[first].strip()) is not None
     is_linux_file = name.endswith(LINUX_SUFFIXES) or opens_linux
 
-    if name.endswith(LINUX_SUFFIXES) and not wrapped_whole(lines, LINUX_OPENING):
+    if is_linux_file and not wrapped_whole(lines, LINUX_OPENING):
         problems.append(f"{relative(path)}:1: Linux platform file is not wrapped whole in #if os(Linux) ... #endif")
     if name.endswith(DARWIN_SUFFIX) and not wrapped_whole(lines, DARWIN_OPENING):
         problems.append(
