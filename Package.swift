@@ -8,7 +8,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "pokestub",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // macOS 13 / iOS 16: the floors of the libraries apps link. Every target locks with PokestubLocking's
+    // `Locked`, not Synchronization's `Mutex` and `Atomic` (macOS 15 / iOS 18), so one floor fits all.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "pokestub", targets: ["pokestub"]),
         .library(name: "PokemonClient", targets: ["PokemonClient"]),
@@ -29,21 +31,24 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
 
+        // The one lock type every target uses (`Locked`, a pthread mutex with its value). C library only, so
+        // it builds for iOS and macOS too.
+        .target(name: "PokestubLocking", swiftSettings: swiftSettings),
         // One JSON value type with its parser and writers, shared by the server and the client libraries.
         // Foundation only, so it builds for iOS and macOS too.
         .target(name: "PokestubJSON", swiftSettings: swiftSettings),
         // The product: stub model, matching, serving, journal, recording, sessions, admin API. Pure Swift, no C.
-        .target(name: "PokestubCore", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
+        .target(name: "PokestubCore", dependencies: ["PokestubJSON", "PokestubLocking"], swiftSettings: swiftSettings),
         // Serving HTTP through libmicrohttpd: the only target that imports CMicroHTTPD.
         .target(
             name: "PokestubServer",
-            dependencies: ["PokestubCore", "CMicroHTTPD"],
+            dependencies: ["PokestubCore", "PokestubLocking", "CMicroHTTPD"],
             swiftSettings: swiftSettings
         ),
         // Talking to the upstream through libcurl: the only target that imports CCurl.
         .target(
             name: "PokestubUpstream",
-            dependencies: ["PokestubCore", "CCurl"],
+            dependencies: ["PokestubCore", "PokestubLocking", "CCurl"],
             swiftSettings: swiftSettings
         ),
         // The composition root: store, upstream client, engine and servers built from a configuration, with
@@ -56,23 +61,26 @@ let package = Package(
         // The daemon's command line. Thin: parses arguments, handles signals, systemd and the stub tree watcher.
         .executableTarget(
             name: "pokestub",
-            dependencies: ["PokestubCore", "PokestubServer", "PokestubDaemon"],
+            dependencies: ["PokestubCore", "PokestubServer", "PokestubDaemon", "PokestubLocking"],
             swiftSettings: swiftSettings
         ),
 
-        // Libraries for app and test code. Foundation only, so they build for iOS and macOS too.
-        .target(name: "PokemonClient", swiftSettings: swiftSettings),
+        // Libraries for app and test code. Foundation (and PokestubLocking) only, so they build for iOS and macOS too.
+        .target(name: "PokemonClient", dependencies: ["PokestubLocking"], swiftSettings: swiftSettings),
         .target(name: "PokestubClient", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
         // In-process server for Linux and macOS tests.
         .target(
             name: "PokestubTesting",
-            dependencies: ["PokestubJSON", "PokestubCore", "PokestubServer", "PokestubDaemon", "PokestubClient"],
+            dependencies: ["PokestubJSON", "PokestubCore", "PokestubDaemon", "PokestubClient", "PokestubLocking"],
             swiftSettings: swiftSettings
         ),
 
         // Helpers every test target shares (temporary folders, raw sockets, the pokestub process, HTTP fetches).
         // Test code only: no product names it.
-        .target(name: "PokestubTestSupport", path: "Tests/PokestubTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "PokestubTestSupport", dependencies: ["PokestubLocking"], path: "Tests/PokestubTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PokestubJSONTests", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PokestubDaemonTests",
@@ -81,14 +89,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PokestubCoreTests",
-            dependencies: ["PokestubCore", "PokestubTestSupport"],
+            dependencies: ["PokestubCore", "PokestubLocking", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PokestubServerTests",
             dependencies: [
                 "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubDaemon", "PokestubTesting",
-                "PokestubClient", "PokestubTestSupport",
+                "PokestubClient", "PokestubLocking", "PokestubTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -100,7 +108,8 @@ let package = Package(
         .testTarget(
             name: "PokestubClientTests",
             dependencies: [
-                "PokestubClient", "PokestubTesting", "PokestubDaemon", "PokemonClient", "PokestubTestSupport",
+                "PokestubClient", "PokestubTesting", "PokestubDaemon", "PokemonClient", "PokestubLocking",
+                "PokestubTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -108,7 +117,8 @@ let package = Package(
         .testTarget(
             name: "PokestubRecordingTests",
             dependencies: [
-                "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubDaemon", "PokestubTestSupport",
+                "PokestubCore", "PokestubServer", "PokestubUpstream", "PokestubDaemon", "PokestubLocking",
+                "PokestubTestSupport",
             ],
             exclude: ["scripted_upstream.py"],
             swiftSettings: swiftSettings

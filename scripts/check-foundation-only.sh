@@ -1,21 +1,24 @@
 #!/bin/sh
 # Checks that the libraries apps and UI tests link (PokemonClient, PokestubClient, and PokestubJSON, which
-# PokestubClient re-exports) import nothing beyond Foundation, FoundationNetworking and Synchronization, so they
-# build for iOS and macOS as well as Linux. PokestubClient may import PokestubJSON too, which this checks itself.
+# PokestubClient re-exports) import nothing beyond Foundation, FoundationNetworking and PokestubLocking, so they
+# build for iOS 16 and macOS 13 as well as Linux. Synchronization is not allowed: its Mutex and Atomic need
+# macOS 15 / iOS 18. PokestubClient may import PokestubJSON too; PokestubLocking itself may import only the C
+# library (Darwin, Glibc, Musl). This checks all four targets.
 # Every `import` line in their Swift sources counts, attributes (`@preconcurrency import`), access levels
 # (`public import`) and submodule imports (`import struct Foundation.URL`) included.
 # Usage: scripts/check-foundation-only.sh [repository root]   (default: the parent of this script's folder)
 set -eu
 
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-foundation='Foundation|FoundationNetworking|Synchronization'
+foundation='Foundation|FoundationNetworking|PokestubLocking'
 status=0
 checked=0
 
-for target in PokestubJSON PokemonClient PokestubClient; do
+for target in PokestubJSON PokemonClient PokestubClient PokestubLocking; do
     case $target in
-    PokestubClient) allowed="^($foundation|PokestubJSON)\$" allowedText='Foundation, FoundationNetworking, Synchronization and PokestubJSON' ;;
-    *) allowed="^($foundation)\$" allowedText='Foundation, FoundationNetworking and Synchronization' ;;
+    PokestubClient) allowed="^($foundation|PokestubJSON)\$" allowedText='Foundation, FoundationNetworking, PokestubLocking and PokestubJSON' ;;
+    PokestubLocking) allowed='^(Darwin|Glibc|Musl)$' allowedText='the C library (Darwin, Glibc, Musl)' ;;
+    *) allowed="^($foundation)\$" allowedText='Foundation, FoundationNetworking and PokestubLocking' ;;
     esac
     dir="$root/Sources/$target"
     if [ ! -d "$dir" ]; then
@@ -48,6 +51,6 @@ EOF_MATCHES
 done
 
 if [ "$status" -eq 0 ]; then
-    echo "check-foundation-only: $checked import lines in PokestubJSON, PokemonClient and PokestubClient, all Foundation-only"
+    echo "check-foundation-only: $checked import lines in PokestubJSON, PokemonClient, PokestubClient and PokestubLocking, all Foundation or C library only"
 fi
 exit "$status"

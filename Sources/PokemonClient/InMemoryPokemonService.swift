@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// A ``PokemonService`` that answers from values held in memory, for SwiftUI previews and
 /// view-model unit tests.
@@ -31,7 +31,7 @@ import Synchronization
 /// Unlike pokeapi.co, a negative `offset` is treated as 0 and a `limit` below 1 as 20, rather than
 /// producing odd slices.
 ///
-/// All state sits behind a `Mutex`, so the service is `Sendable` and may be changed from tests
+/// All state sits behind a lock (`Locked`), so the service is `Sendable` and may be changed from tests
 /// while views read it.
 public final class InMemoryPokemonService: PokemonService {
     /// pokeapi.co's default page size, used when a request's `limit` is missing or below 1: 20.
@@ -48,7 +48,7 @@ public final class InMemoryPokemonService: PokemonService {
     /// The URL builder for the links and error URLs this service produces.
     public let routes: PokeAPIRoutes
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a service holding the given values.
     ///
@@ -69,7 +69,7 @@ public final class InMemoryPokemonService: PokemonService {
         baseURL: URL = PokemonClientConfiguration.defaultBaseURL
     ) {
         self.routes = PokeAPIRoutes(baseURL: PokemonClientConfiguration(baseURL: baseURL).baseURL)
-        self.state = Mutex(
+        self.state = Locked(
             State(
                 pokemon: Dictionary(pokemon.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }),
                 species: Dictionary(species.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }),

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -35,9 +35,9 @@ final class ConnectionDeadlines: Sendable {
     /// How often overdue connections are looked for.
     let sweepInterval: Duration
 
-    private let open = Mutex<[ObjectIdentifier: Tracked]>([:])
-    private let closedCount = Atomic<Int>(0)
-    private let timer = Mutex<SweepTimer?>(nil)
+    private let open = Locked<[ObjectIdentifier: Tracked]>([:])
+    private let closedCount = Locked(0)
+    private let timer = Locked<SweepTimer?>(nil)
 
     /// The sweep's timer. `@unchecked Sendable`: dispatch sources may be cancelled from any thread.
     private struct SweepTimer: @unchecked Sendable {
@@ -47,11 +47,11 @@ final class ConnectionDeadlines: Sendable {
     /// One connection: its socket and the deadline of its current phase (monotonic nanoseconds, 0 = none).
     final class Tracked: Sendable {
         let socket: Int32
-        let deadline: Atomic<Int64>
+        let deadline: Locked<Int64>
 
         init(socket: Int32, deadline: Int64) {
             self.socket = socket
-            self.deadline = Atomic(deadline)
+            self.deadline = Locked(deadline)
         }
     }
 
@@ -68,7 +68,7 @@ final class ConnectionDeadlines: Sendable {
     }
 
     /// Connections closed so far for missing a deadline.
-    var connectionsClosed: Int { closedCount.load(ordering: .relaxed) }
+    var connectionsClosed: Int { closedCount.withLock { $0 } }
 
     /// Starts sweeping.
     func start() {
@@ -101,19 +101,19 @@ final class ConnectionDeadlines: Sendable {
     /// connection's first request head was already due).
     func requestLineReceived(_ tracked: Tracked) {
         let due = ConnectionDeadlines.now() + nanoseconds(headerTimeout)
-        let current = tracked.deadline.load(ordering: .relaxed)
-        tracked.deadline.store(current == 0 ? due : min(current, due), ordering: .relaxed)
+        tracked.deadline.withLock { current in current = current == 0 ? due : min(current, due) }
     }
 
     /// The header fields are in: the body is due within the body timeout.
     func headersReceived(_ tracked: Tracked) {
-        tracked.deadline.store(ConnectionDeadlines.now() + nanoseconds(bodyTimeout), ordering: .relaxed)
+        let due = ConnectionDeadlines.now() + nanoseconds(bodyTimeout)
+        tracked.deadline.withLock { $0 = due }
     }
 
     /// The request is complete (its body is in, or it was answered or abandoned): no deadline until the next
     /// request line.
     func requestDone(_ tracked: Tracked) {
-        tracked.deadline.store(0, ordering: .relaxed)
+        tracked.deadline.withLock { $0 = 0 }
     }
 
     /// libmicrohttpd is closing the connection; its socket is still open.
@@ -127,15 +127,18 @@ final class ConnectionDeadlines: Sendable {
         let closed = open.withLock { open in
             var closed = 0
             for tracked in open.values {
-                let deadline = tracked.deadline.load(ordering: .relaxed)
-                guard deadline != 0, deadline < now else { continue }
-                tracked.deadline.store(0, ordering: .relaxed)
+                let overdue = tracked.deadline.withLock { deadline in
+                    guard deadline != 0, deadline < now else { return false }
+                    deadline = 0
+                    return true
+                }
+                guard overdue else { continue }
                 shutdown(tracked.socket, Int32(SHUT_RDWR))
                 closed += 1
             }
             return closed
         }
-        if closed > 0 { closedCount.add(closed, ordering: .relaxed) }
+        if closed > 0 { closedCount.withLock { $0 += closed } }
     }
 
     private func nanoseconds(_ duration: Duration) -> Int64 {

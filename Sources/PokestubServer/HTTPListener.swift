@@ -1,4 +1,4 @@
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +29,7 @@ public final class HTTPListener: Sendable {
     /// by the service manager stays open for the next start.
     let ownsSocket: Bool
     /// Whether this listener no longer closes the socket: it closed it, or libmicrohttpd serves it now.
-    private let released = Atomic(false)
+    private let released = Locked(false)
 
     /// Binds and listens on `host:port` (backlog 1,024; `SO_REUSEADDR`; close-on-exec; an IPv6 address
     /// listens on IPv6 only).
@@ -84,13 +84,17 @@ public final class HTTPListener: Sendable {
 
     /// Closes the socket if this listener made it and still holds it; once, however often it is called.
     func closeIfOwned() {
-        guard ownsSocket, !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let wasReleased = released.withLock { released in
+            defer { released = true }
+            return released
+        }
+        guard ownsSocket, !wasReleased else { return }
         close(descriptor)
     }
 
     /// Leaves the socket to the libmicrohttpd daemon serving it, which closes it when it stops.
     func handOver() {
-        released.store(true, ordering: .releasing)
+        released.withLock { $0 = true }
     }
 
     deinit {

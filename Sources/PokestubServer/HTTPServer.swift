@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import PokestubCore
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +28,7 @@ public final class HTTPServer: Sendable {
     /// Threads and limits.
     public let configuration: HTTPServerConfiguration
     private let core: ServerCore
-    private let state = Mutex(State.idle)
+    private let state = Locked(State.idle)
 
     private enum State {
         case idle

@@ -1,14 +1,14 @@
 import CMicroHTTPD
 import Foundation
 import PokestubCore
-import Synchronization
+import PokestubLocking
 
 /// One request's progress through libmicrohttpd's calls: the raw target, the body so far, and the reply
 /// when it comes from another thread.
 final class RequestContext: Sendable {
     /// The request target exactly as received.
     let rawURI: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var phase = Phase.headers

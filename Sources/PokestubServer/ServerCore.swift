@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import PokestubCore
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -20,9 +20,9 @@ final class ServerCore: Sendable {
     let logger: Logger
     /// Deadlines for slow request heads and bodies.
     let deadlines: ConnectionDeadlines
-    private let inFlight = Atomic<Int>(0)
-    private let stopping = Atomic(false)
-    private let waiting = Mutex<[ObjectIdentifier: RequestContext]>([:])
+    private let inFlight = Locked(0)
+    private let stopping = Locked(false)
+    private let waiting = Locked<[ObjectIdentifier: RequestContext]>([:])
     /// Each connection's current request context, from the URI logger until the request completes.
     ///
     /// libmicrohttpd calls `requestCompleted` only for requests that reached the access handler. One it
@@ -31,7 +31,7 @@ final class ServerCore: Sendable {
     /// A connection carries one request at a time and libmicrohttpd frees a connection only once it is done
     /// with it, so a context still registered when its connection's address comes back to the URI logger
     /// belongs to a dead request and is released then; what is left is released when the server stops.
-    private let contexts = Mutex<[UInt: Unmanaged<RequestContext>]>([:])
+    private let contexts = Locked<[UInt: Unmanaged<RequestContext>]>([:])
 
     init(
         handler: any HTTPHandler, maxBodyBytes: Int, maxHeaderBytes: Int, deadlines: ConnectionDeadlines,
@@ -46,11 +46,11 @@ final class ServerCore: Sendable {
 
     /// From now on every new request is answered 503 with `Connection: close`: the server is stopping.
     func stopAccepting() {
-        stopping.store(true, ordering: .releasing)
+        stopping.withLock { $0 = true }
     }
 
     /// Requests that reached the access handler and have not completed.
-    var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+    var requestsInFlight: Int { inFlight.withLock { $0 } }
 
     /// Releases the contexts of requests that never completed; call after libmicrohttpd has stopped.
     func releaseUnfinishedContexts() {
@@ -120,7 +120,7 @@ final class ServerCore: Sendable {
             let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
             core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
             contextPointer?.pointee = nil
-            core.inFlight.subtract(1, ordering: .relaxed)
+            core.inFlight.withLock { $0 -= 1 }
         }
     }
 
@@ -135,7 +135,7 @@ final class ServerCore: Sendable {
         // From the first call on, libmicrohttpd owes this request a `requestCompleted`.
         let starting = context.isStarting
         if starting {
-            core.inFlight.add(1, ordering: .relaxed)
+            core.inFlight.withLock { $0 += 1 }
             let headers = ConnectionReader.headers(of: connection)
             if let refusal = RequestFraming.refusal(rawURI: context.rawURI, headers: headers, limits: core.framing) {
                 context.refuse()
@@ -162,7 +162,7 @@ final class ServerCore: Sendable {
             return ResponseWriter.queue(response, on: connection)
         case .fail:
             return MHD_Result.NO
-        case .handle where core.stopping.load(ordering: .acquiring):
+        case .handle where core.stopping.withLock({ $0 }):
             var refusal = HTTPResponse.text("pokestub is stopping\n", status: 503)
             refusal.headers.replace(name: "Connection", value: "close")
             return ResponseWriter.queue(refusal, on: connection)

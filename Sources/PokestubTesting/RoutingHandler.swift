@@ -1,6 +1,6 @@
 import Foundation
 import PokestubCore
-import Synchronization
+import PokestubLocking
 
 /// The handler of an in-process test server: admin requests go to the engine; other requests go to the first
 /// matching ``StubRoute``, else to the engine's stubs.
@@ -9,11 +9,11 @@ import Synchronization
 /// (`stubMapping: {"id": route.id, "name": "route GET /path"}`), so `find`, `count` and `verify` see it.
 final class RoutingHandler: HTTPHandler {
     let engine: StubEngine
-    private let routes: Mutex<[StubRoute]>
+    private let routes: Locked<[StubRoute]>
 
     init(engine: StubEngine, routes: [StubRoute]) {
         self.engine = engine
-        self.routes = Mutex(routes)
+        self.routes = Locked(routes)
     }
 
     func append(_ route: StubRoute) {

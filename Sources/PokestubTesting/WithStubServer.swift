@@ -2,7 +2,7 @@ import Foundation
 import PokestubClient
 import PokestubCore
 import PokestubDaemon
-import Synchronization
+import PokestubLocking
 
 /// Runs `body` against an in-process pokestub server on `127.0.0.1` and a free port, and stops the server
 /// when `body` returns or throws.
@@ -112,7 +112,7 @@ enum StubServerLauncher {
         configuration.stubs = stubsDirectory ?? ""
         configuration.journalMaxEntries = journalCapacity
         configuration.rewriteUpstreamLinks = false
-        let router = Mutex<RoutingHandler?>(nil)
+        let router = Locked<RoutingHandler?>(nil)
         let daemon: PokestubDaemon
         do {
             daemon = try PokestubDaemon(

@@ -1,6 +1,6 @@
 import Dispatch
 import PokestubCore
-import Synchronization
+import PokestubLocking
 
 /// One queued exchange.
 struct CurlJob: Sendable {
@@ -8,9 +8,9 @@ struct CurlJob: Sendable {
     let completion: @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
 }
 
-/// The workers' queue: a `Mutex`-guarded list and a semaphore counting what is in it.
+/// The workers' queue: a `Locked` list and a semaphore counting what is in it.
 final class CurlJobQueue: Sendable {
-    private let state = Mutex((jobs: [CurlJob](), closed: false))
+    private let state = Locked((jobs: [CurlJob](), closed: false))
     private let available = DispatchSemaphore(value: 0)
 
     /// Queues a job; `false` when the queue is closed.

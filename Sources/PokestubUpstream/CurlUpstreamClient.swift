@@ -2,7 +2,7 @@ import CCurl
 import Dispatch
 import Foundation
 import PokestubCore
-import Synchronization
+import PokestubLocking
 
 /// An ``UpstreamClient`` built on libcurl's easy interface.
 ///
@@ -41,10 +41,9 @@ public final class CurlUpstreamClient: UpstreamClient {
     public let configuration: CurlUpstreamConfiguration
     private let logger: Logger
     private let queue: CurlJobQueue
-    private let state = Mutex(Lifecycle.idle)
+    private let state = Locked(Lifecycle.idle)
     private let finished = DispatchSemaphore(value: 0)
-    private let transferCount = Atomic<Int>(0)
-    private let connectionCount = Atomic<Int>(0)
+    private let counts = Locked((transfers: 0, connectionsOpened: 0))
 
     private enum Lifecycle {
         case idle
@@ -85,7 +84,7 @@ public final class CurlUpstreamClient: UpstreamClient {
     /// Transfers performed, and connections libcurl had to open for them (`CURLINFO_NUM_CONNECTS`): fewer
     /// connections than transfers means connections were reused.
     public var statistics: (transfers: Int, connectionsOpened: Int) {
-        (transferCount.load(ordering: .relaxed), connectionCount.load(ordering: .relaxed))
+        counts.withLock { $0 }
     }
 
     public func send(
@@ -151,8 +150,10 @@ public final class CurlUpstreamClient: UpstreamClient {
         weak var client: CurlUpstreamClient?
 
         func record(transfers: Int, connections: Int) {
-            client?.transferCount.add(transfers, ordering: .relaxed)
-            client?.connectionCount.add(connections, ordering: .relaxed)
+            client?.counts.withLock { counts in
+                counts.transfers += transfers
+                counts.connectionsOpened += connections
+            }
         }
     }
 }

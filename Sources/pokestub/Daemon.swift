@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import PokestubCore
 import PokestubDaemon
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +26,7 @@ final class Daemon: Sendable {
     private let activated: Bool
     private let daemon: PokestubDaemon
     private let stopped = DispatchSemaphore(value: 0)
-    private let running = Mutex<Running?>(nil)
+    private let running = Locked<Running?>(nil)
 
     /// What exists only while running: the signal sources and the watcher, kept alive until ``stop()``.
     private struct Running: @unchecked Sendable {
@@ -61,6 +61,7 @@ final class Daemon: Sendable {
     /// - Throws: ``CommandFailure`` with ``ExitStatus/dataError`` when the stub files have problems (each
     ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when a socket cannot be served.
     func start() throws(CommandFailure) {
+        SignalHandlers.ignoreBrokenPipes()
         do {
             try daemon.start()
         } catch {

@@ -7,24 +7,38 @@ import Dispatch
 #endif
 
 /// Runs closures on signals through Dispatch rather than async-signal-unsafe handlers.
+///
+/// Portable as written: `signal(3)`, `sigemptyset(3)`, `sigaddset(3)`, `pthread_sigmask(2)` and the signal
+/// numbers are POSIX and spelled the same by Glibc and Darwin, so there is no platform file. The signal is
+/// set to `SIG_IGN` first so its default action (ending the process) does not run; the Dispatch source still
+/// sees it, on Darwin through kqueue's `EVFILT_SIGNAL`, which records signals whatever their disposition
+/// (kqueue(2); <https://developer.apple.com/documentation/dispatch/dispatchsource/makesignalsource(signal:queue:)>).
 enum SignalHandlers {
     private static let queue = DispatchQueue(label: "pokestub.signals")
 
-    /// Handles `signal` with `action` from now on; keep the returned source alive for as long as needed.
+    /// Handles `signalNumber` with `action` from now on; keep the returned source alive for as long as needed.
     ///
     /// The signal is also unblocked on the calling thread: a process inherits its parent's signal mask, and a
     /// parent that starts pokestub from a worker thread (a test runner, a Dispatch-based launcher) passes on
     /// a mask blocking SIGINT and SIGHUP, which then never arrived (SIGINT took the test's 20 s fallback to
     /// SIGTERM to stop the daemon).
-    static func on(_ signal: Int32, _ action: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        Glibc.signal(signal, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+    static func on(_ signalNumber: Int32, _ action: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
         source.setEventHandler(handler: action)
         source.resume()
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        sigaddset(&unblocked, signal)
+        sigaddset(&unblocked, signalNumber)
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         return source
+    }
+
+    /// Ignores SIGPIPE from now on, so a write to a connection its peer has closed fails with `EPIPE` instead
+    /// of ending the daemon. libmicrohttpd and libcurl suppress it on their own sockets where the platform
+    /// offers a way (`MSG_NOSIGNAL` on Linux, the `SO_NOSIGPIPE` socket option on Darwin), and libmicrohttpd's
+    /// manual ("SIGPIPE") leaves the rest to the application; ignoring it covers every descriptor on both.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
     }
 }

@@ -3,6 +3,8 @@ import PokestubTestSupport
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A datagram socket standing in for systemd's notify socket: it collects what the daemon sends.
@@ -15,7 +17,7 @@ final class NotifySocket: Sendable {
             FileManager.default.temporaryDirectory.appendingPathComponent(
                 "pokestub-notify-\(UUID().uuidString.prefix(8))"
             ).path
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        descriptor = socket(AF_UNIX, SocketType.datagram, 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }

@@ -4,9 +4,19 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-@Suite("Running under systemd")
+/// Whether systemd's notify protocol and socket activation exist here: on Linux only. On Darwin the daemon's
+/// notifier and socket activation do nothing (`Sources/pokestub/SystemdNotifier+Darwin.swift`).
+#if os(Linux)
+    let systemdProtocolsExist = true
+#else
+    let systemdProtocolsExist = false
+#endif
+
+@Suite("Running under systemd", .enabled(if: systemdProtocolsExist, "systemd's protocols are Linux only"))
 struct SystemdTests {
     @Test("the daemon says READY once listening, RELOADING and READY around SIGHUP, and STOPPING on SIGTERM")
     func notifyProtocol() async throws {
@@ -39,7 +49,7 @@ struct SystemdTests {
             "LISTEN_PID=$$ LISTEN_FDS=1 exec '\(try PokestubProcess.executable().path)' "
             + "serve --port 1 --stubs '\(Repository.stubs)'"
         let shell = try ShellProcess(script, passing: listening.descriptor)
-        defer { shell.kill() }
+        defer { shell.killAndReap() }
         let line = try await shell.waitForLine(startingWith: "pokestub listening on ")
         #expect(line.contains("http://127.0.0.1:\(listening.port) "))
         #expect(try await HTTPFetch.send("http://127.0.0.1:\(listening.port)/api/v2/pokemon/1/").status == 200)
@@ -55,7 +65,7 @@ final class ShellProcess: Sendable {
     init(_ script: String, passing descriptor: Int32) throws {
         outputPath =
             FileManager.default.temporaryDirectory.appendingPathComponent("pokestub-shell-\(UUID().uuidString)").path
-        var actions = posix_spawn_file_actions_t()
+        var actions = SpawnFileActions.make()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, descriptor, 3)
@@ -86,8 +96,9 @@ final class ShellProcess: Sendable {
         throw TestFailure("no line starting with \(prefix); output: \(text)")
     }
 
-    func kill() {
-        Glibc.kill(pid, SIGKILL)
+    /// Sends SIGKILL, waits for the shell (the daemon it became) to exit, and removes its output file.
+    func killAndReap() {
+        kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         unlink(outputPath)

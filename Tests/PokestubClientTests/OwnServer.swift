@@ -1,8 +1,8 @@
 import Foundation
 import PokestubCore
 import PokestubDaemon
+import PokestubLocking
 import PokestubServer
-import Synchronization
 
 /// An in-process daemon on 127.0.0.1 built by the test itself, for what `withStubServer` does not set up:
 /// an admin token, or a handler in front of the engine.
@@ -42,7 +42,7 @@ final class NoWaitHandler: HTTPHandler {
     let engine: StubEngine
     let status: Int
     /// How many wait requests arrived.
-    let waitRequests = Atomic<Int>(0)
+    let waitRequests = Locked(0)
 
     init(engine: StubEngine, status: Int) {
         self.engine = engine
@@ -51,7 +51,7 @@ final class NoWaitHandler: HTTPHandler {
 
     func handle(_ request: HTTPRequest) -> HTTPReply {
         guard request.path.hasSuffix("/requests/wait") else { return engine.handle(request) }
-        waitRequests.add(1, ordering: .relaxed)
+        waitRequests.withLock { $0 += 1 }
         let error: JSONValue = .object(["title": .string(status == 405 ? "Method not allowed" : "Not found")])
         return .response(.json(.object(["errors": .array([error])]), status: status))
     }

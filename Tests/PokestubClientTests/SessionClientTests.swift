@@ -1,9 +1,9 @@
 import Foundation
 import PokemonClient
 import PokestubClient
+import PokestubLocking
 import PokestubTestSupport
 import PokestubTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -77,7 +77,7 @@ struct SessionClientTests {
     @Test("withSession ends the session when the body throws, so its base URL answers 404")
     func withSessionEndsOnThrow() async throws {
         try await withStubServer { server in
-            let seen = Mutex<PokestubSession?>(nil)
+            let seen = Locked<PokestubSession?>(nil)
             await #expect(throws: Boom.self) {
                 try await server.admin.withSession(name: "doomed") { session in
                     seen.withLock { $0 = session }

@@ -1,10 +1,10 @@
 import Foundation
 import PokestubClient
 import PokestubCore
+import PokestubLocking
 import PokestubServer
 import PokestubTestSupport
 import PokestubTesting
-import Synchronization
 import Testing
 
 @Suite("Waiting for requests")
@@ -99,7 +99,7 @@ struct WaitForRequestsTests {
 
     @Test("an older daemon without the wait route is polled instead", arguments: [404, 405])
     func fallsBackToPolling(status: Int) async throws {
-        let made = Mutex<NoWaitHandler?>(nil)
+        let made = Locked<NoWaitHandler?>(nil)
         let makeHandler: @Sendable (StubEngine) -> any HTTPHandler = { engine in
             let handler = NoWaitHandler(engine: engine, status: status)
             made.withLock { $0 = handler }
@@ -112,14 +112,14 @@ struct WaitForRequestsTests {
             let url = baseURL.appendingPathComponent("late")
             let sender = Task {
                 try await eventually("the client asked for the wait route") {
-                    handler.waitRequests.load(ordering: .relaxed) == 1
+                    handler.waitRequests.withLock { $0 } == 1
                 }
                 _ = try await HTTPFetch.send(url)
             }
             let count = try await admin.waitForRequests(
                 .atLeast(1), .get("/late"), timeout: .seconds(10), pollInterval: .milliseconds(20))
             #expect(count == 1)
-            #expect(handler.waitRequests.load(ordering: .relaxed) == 1)
+            #expect(handler.waitRequests.withLock { $0 } == 1)
             try await sender.value
 
             let error = await #expect(throws: PokestubClientError.self) {

@@ -1,9 +1,9 @@
 import Foundation
 import PokestubClient
 import PokestubCore
+import PokestubLocking
 import PokestubTestSupport
 import PokestubTesting
-import Synchronization
 import Testing
 
 @Suite("withStubServer")
@@ -12,7 +12,7 @@ struct WithStubServerTests {
 
     @Test("the server stops when the body throws")
     func stopsOnThrow() async throws {
-        let seen = Mutex<URL?>(nil)
+        let seen = Locked<URL?>(nil)
         await #expect(throws: Boom.self) {
             try await withStubServer(mappings: [StubBuilder.get("/a")]) { server in
                 seen.withLock { $0 = server.baseURL }

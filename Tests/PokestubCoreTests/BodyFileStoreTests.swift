@@ -1,6 +1,6 @@
 import Foundation
+import PokestubLocking
 import PokestubTestSupport
-import Synchronization
 import Testing
 
 @testable import PokestubCore
@@ -53,7 +53,7 @@ struct BodyFileStoreTests {
         let path = directory.url.appendingPathComponent("__files/a.txt").path
         try FileManager.default.removeItem(atPath: path)
         #expect(mkfifo(path, 0o600) == 0)
-        let outcome = Mutex<String?>(nil)
+        let outcome = Locked<String?>(nil)
         // Blocking in open(2) is the failure: the read runs on a thread of its own, watched with a deadline.
         let reader = Thread {
             do {

@@ -1,8 +1,8 @@
-import Synchronization
+import PokestubLocking
 
 /// Counts tasks that finished, from any thread.
 final class Finished: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func mark() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

@@ -2,7 +2,6 @@ import Foundation
 import PokestubCore
 import PokestubTestSupport
 import PokestubUpstream
-import Synchronization
 import Testing
 
 @Suite("Recording through libcurl and replaying with the upstream stopped")

@@ -1,10 +1,12 @@
 import Foundation
+import PokestubLocking
 import PokestubTestSupport
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `scripted_upstream.py` run as a child process on 127.0.0.1 with a port it picks: the scripted routes, or
@@ -41,7 +43,7 @@ final class ScriptedUpstream: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let buffer = Mutex("")
+        let buffer = Locked("")
         try process.run()
         // A reader thread of its own, not `readabilityHandler` on Dispatch's few workers, which other tests may hold.
         let reader = output.fileHandleForReading

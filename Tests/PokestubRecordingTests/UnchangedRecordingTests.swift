@@ -1,6 +1,6 @@
 import Foundation
+import PokestubLocking
 import PokestubTestSupport
-import Synchronization
 import Testing
 
 @testable import PokestubCore
@@ -12,7 +12,7 @@ struct UnchangedRecordingTests {
 
     /// Keeps the engine's log lines; how each recording went is at the end of its line.
     final class LogLines: LogHandler {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
 
         func log(_ level: LogLevel, _ message: String) { lines.withLock { $0.append(message) } }
 

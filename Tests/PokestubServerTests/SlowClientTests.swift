@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import PokestubCore
+import PokestubLocking
 import PokestubServer
 import PokestubTestSupport
-import Synchronization
 import Testing
 
 /// Clients that send a request a byte at a time (slowloris). libmicrohttpd's idle timeout starts again with
@@ -90,15 +90,15 @@ struct SlowClientTests {
             }
             // The attack: every connection sends a header byte every 100 ms for up to 15 s, until the server
             // closes it.
-            let rounds = Atomic<Int>(0)
+            let rounds = Locked(0)
             let attack = Task.detached { [attackers] in
                 await onOwnThread {
                     var open = attackers
-                    while !open.isEmpty, rounds.load(ordering: .relaxed) < 150 {
+                    while !open.isEmpty, rounds.withLock({ $0 }) < 150 {
                         open = open.filter {
-                            (try? $0.send("X-Slow-\(rounds.load(ordering: .relaxed)): 1\r\n")) != nil
+                            (try? $0.send("X-Slow-\(rounds.withLock { $0 }): 1\r\n")) != nil
                         }
-                        rounds.add(1, ordering: .relaxed)
+                        rounds.withLock { $0 += 1 }
                         Thread.sleep(forTimeInterval: 0.1)
                     }
                 }
@@ -114,7 +114,7 @@ struct SlowClientTests {
                     await connection.receive().starts(with: Array("HTTP/1.1 200".utf8))
                 {
                     answered = true
-                    roundsWhenAnswered = rounds.load(ordering: .relaxed)
+                    roundsWhenAnswered = rounds.withLock { $0 }
                 } else {
                     try await Task.sleep(for: .milliseconds(200))
                 }

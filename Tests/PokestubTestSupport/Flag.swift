@@ -1,9 +1,9 @@
-import Synchronization
+import PokestubLocking
 
 /// A one-shot flag that one task or thread sets and another reads: `false` until ``set()``, then `true`
 /// for good.
 ///
-/// `Sendable` through its `Mutex`, so it can be captured by a detached task, a Dispatch block or a server
+/// `Sendable` through its lock (`Locked`), so it can be captured by a detached task, a Dispatch block or a server
 /// thread while the test reads it.
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import Synchronization
 /// while !writerDone.isSet { ... }
 /// ```
 package final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
 
     /// Creates a flag that is not set.
     package init() {}

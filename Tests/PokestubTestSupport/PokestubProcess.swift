@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +25,7 @@ package final class PokestubProcess: Sendable {
 
     /// What the process wrote so far, appended by the pipes' reader threads, and how many pipes are at end of file.
     private final class OutputBuffer: Sendable {
-        private let text = Mutex((stdout: "", stderr: "", closed: 0))
+        private let text = Locked((stdout: "", stderr: "", closed: 0))
         func append(stdout: String) { text.withLock { $0.stdout += stdout } }
         func append(stderr: String) { text.withLock { $0.stderr += stderr } }
         func close() { text.withLock { $0.closed += 1 } }
@@ -96,9 +96,8 @@ package final class PokestubProcess: Sendable {
     }
 
     /// Variables a sanitized `pokestub` needs from a `scripts/sanitizers.sh` run: the sanitizers' options
-    /// (suppressions, and `log_path`, where the script counts reports) and the preloaded shim that shows the
-    /// thread sanitizer how `Synchronization.Mutex` hands over a lock. Without them a sanitized daemon reports
-    /// each contended `Mutex` as a race, on standard error, and exits 66.
+    /// (suppressions, and `log_path`, where the script counts reports) and what the script preloads
+    /// (`LD_PRELOAD`). Without them a sanitized daemon reports on standard error and exits 66.
     package static let sanitizerVariables: Set<String> = [
         "TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS", "LD_PRELOAD", "SWIFT_BACKTRACE",
     ]

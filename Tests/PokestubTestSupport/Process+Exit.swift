@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ import Synchronization
 extension Process {
     /// Exit statuses of children reaped here (Foundation no longer knows them), by process object: not by
     /// process id, which the kernel hands out again soon on a busy machine (`pid_max` is 32,768 here).
-    private static let reaped = Mutex<[ObjectIdentifier: ReapedChild]>([:])
+    private static let reaped = Locked<[ObjectIdentifier: ReapedChild]>([:])
 
     /// A reaped child's status, with a weak reference that tells a reused object address from the original.
     private struct ReapedChild: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Response body bytes held at one fixed address for as long as any response uses them.
 ///
@@ -53,7 +53,7 @@ public final class ResponseBody: @unchecked Sendable {
     /// chooses. They live exactly as long as this body: when a reload replaces the stubs, the variants of the
     /// old bodies go with them. (Kept in a cache of their own, keyed by body, they outlived their bodies until
     /// the cache was next pruned: RSS climbed by 50 MB in a 30 s soak with a reload a second.)
-    private let variants = Mutex<[VariantKey: Variant]>([:])
+    private let variants = Locked<[VariantKey: Variant]>([:])
 
     /// What a variant key names: a generation of its maker's settings and a target base URL.
     public struct VariantKey: Hashable, Sendable {

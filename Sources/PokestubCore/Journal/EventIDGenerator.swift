@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Makes serve event ids without a system call per request: a random 64-bit prefix drawn once per process,
 /// then a counter, laid out as a version-8 UUID (RFC 9562 §5.8). Unique within a process and, with
 /// overwhelming probability, across restarts.
 final class EventIDGenerator: Sendable {
     private let prefix: UInt64
-    private let counter = Atomic<UInt64>(0)
+    private let counter = Locked<UInt64>(0)
 
     init() {
         var generator = SystemRandomNumberGenerator()
@@ -15,7 +15,10 @@ final class EventIDGenerator: Sendable {
 
     /// The next id.
     func next() -> UUID {
-        let count = counter.add(1, ordering: .relaxed).newValue
+        let count = counter.withLock { counter in
+            counter &+= 1
+            return counter
+        }
         let high = (prefix & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_8000
         let low = (count & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }

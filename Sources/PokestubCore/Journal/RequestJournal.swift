@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// The request journal: the last `capacity` serve events, oldest dropped first, in memory that stays flat.
 ///
@@ -9,13 +9,13 @@ import Synchronization
 /// make a shared daemon hold `capacity` times the largest body (10,000 × 16 MiB). The newest event is always
 /// kept.
 ///
-/// Thread-safe: appends and queries take one `Mutex`. A capacity of 0 turns the journal off.
+/// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
     /// The most events kept.
     public let capacity: Int
     /// The most request-body bytes kept, over all events (default 64 MiB).
     public let maxBodyBytes: Int
-    private let ring: Mutex<Ring>
+    private let ring: Locked<Ring>
     private let ids = EventIDGenerator()
 
     private struct Ring {
@@ -41,7 +41,7 @@ public final class RequestJournal: Sendable {
     public init(capacity: Int, maxBodyBytes: Int = 64 << 20) {
         self.capacity = max(0, capacity)
         self.maxBodyBytes = max(0, maxBodyBytes)
-        ring = Mutex(Ring())
+        ring = Locked(Ring())
     }
 
     /// A new serve event id, cheap enough to make for every request.

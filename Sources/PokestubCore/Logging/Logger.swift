@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// How serious a log message is. The raw values are syslog priorities (RFC 5424 §6.2.1), which journald
 /// reads from a `<N>` line prefix.
@@ -80,7 +80,7 @@ public struct StandardErrorLogHandler: LogHandler {
 
 /// Keeps messages in memory, for tests that assert on logs.
 public final class InMemoryLogHandler: LogHandler {
-    private let lines = Mutex<[(LogLevel, String)]>([])
+    private let lines = Locked<[(LogLevel, String)]>([])
 
     public init() {}
 

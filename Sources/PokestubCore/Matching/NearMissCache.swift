@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Remembers the 404 text of recent unmatched requests, so a client that repeats the same miss (a retry
 /// loop, a poll) costs a dictionary lookup instead of a comparison with every nearby stub.
@@ -10,7 +10,7 @@ import Synchronization
 /// keeping bodies here made 500 misses of 4 MB each hold 2 GB with the journal off.
 public final class NearMissCache: Sendable {
     private let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         /// The stub sets the reports belong to; weak, so a replaced set is freed at once.

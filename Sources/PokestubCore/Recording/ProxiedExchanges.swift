@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Upstream exchanges passed on without being recorded (proxy mode, filtered requests), kept so that
 /// `POST /__admin/recordings/snapshot` can turn them into stubs later, as WireMock's snapshot does.
@@ -18,7 +18,7 @@ final class ProxiedExchanges: Sendable {
     /// The most exchanges kept, and the most body bytes (requests and responses) they may hold.
     static let limit = (count: 1_000, bytes: 64 << 20)
 
-    private let state = Mutex((exchanges: [Exchange](), bytes: 0))
+    private let state = Locked((exchanges: [Exchange](), bytes: 0))
 
     /// Keeps an exchange, dropping the oldest beyond the limits.
     func keep(_ exchange: Exchange) {

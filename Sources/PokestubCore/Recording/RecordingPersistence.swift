@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Makes recordings: writes their files (when persisting) and adds their stubs to the ``StubStore``, so the
 /// next request matches the new stub.
@@ -11,8 +11,8 @@ import Synchronization
 final class RecordingPersistence: Sendable {
     /// The stubs recordings are added to; its root is where they are written.
     let store: StubStore
-    private let writeLock = Mutex(())
-    private let state = Mutex((lastRecordings: [String: LastRecording](), lifetime: RecordingLedger()))
+    private let writeLock = Locked(())
+    private let state = Locked((lastRecordings: [String: LastRecording](), lifetime: RecordingLedger()))
 
     /// What was last recorded at a mapping path.
     private struct LastRecording: Sendable {

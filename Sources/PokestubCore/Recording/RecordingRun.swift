@@ -1,4 +1,4 @@
-import Synchronization
+import PokestubLocking
 
 /// The recording run behind `/__admin/recordings/start`, `/stop` and `/status`: whether one is going, from
 /// which upstream, with which options, and what it recorded so far.
@@ -23,7 +23,7 @@ final class RecordingRun: Sendable {
         var ledger = RecordingLedger()
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates the run state.
     ///
@@ -33,7 +33,7 @@ final class RecordingRun: Sendable {
     ///   - recording: Whether the daemon records from the start (it was started in a record mode).
     init(upstream: String, options: RecordingOptions, recording: Bool) {
         let configured = Settings(upstream: upstream, options: options)
-        state = Mutex(
+        state = Locked(
             State(configured: configured, current: configured, status: recording ? .recording : .neverStarted))
     }
 

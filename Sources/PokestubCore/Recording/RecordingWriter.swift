@@ -147,11 +147,8 @@ public struct RecordingWriter: Sendable {
     }
 }
 
-/// `write(2)`, named so it does not collide with ``RecordingWriter/write(_:)``.
+/// `write(2)`, named so it does not collide with ``RecordingWriter/write(_:)``: at file scope the unqualified
+/// name is the C library's on every platform.
 private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-    #else
-        Darwin.write(descriptor, bytes, count)
-    #endif
+    write(descriptor, bytes, count)
 }

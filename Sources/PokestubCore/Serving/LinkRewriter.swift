@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Points upstream links inside served bodies at pokestub itself, so a client that follows `next`,
 /// `previous` or any `url` field stays on the stub server.
@@ -19,7 +19,7 @@ import Synchronization
 /// off with the config key `rewriteUpstreamLinks: false`.
 public final class LinkRewriter: Sendable {
     private let info: ServerInfo
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var bases: [String]
@@ -35,7 +35,7 @@ public final class LinkRewriter: Sendable {
     ///   - info: Where the daemon's own base URL is read, at the first request after it changes.
     public init(upstreamBases: [String], info: ServerInfo) {
         self.info = info
-        state = Mutex(State(bases: LinkRewriter.normalized(upstreamBases)))
+        state = Locked(State(bases: LinkRewriter.normalized(upstreamBases)))
     }
 
     /// The upstream base URLs being replaced.

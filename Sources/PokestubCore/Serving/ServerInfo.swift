@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// Facts about the running daemon that the admin API reports: where it is reached, since when, and in
 /// which serve mode.
@@ -8,12 +8,12 @@ import Synchronization
 /// known); the mode is the one fact that changes, when a recording run starts or stops.
 public final class ServerInfo: Sendable {
     /// The serve mode now: the configured one, or the one a recording run started through the admin API set.
-    /// Reading it is one atomic load (it is read on every request).
+    /// Reading it takes one uncontended lock (it is read on every request).
     public var mode: ServeMode {
-        get { ServeMode.allCases[modeIndex.load(ordering: .acquiring)] }
-        set { modeIndex.store(ServeMode.allCases.firstIndex(of: newValue) ?? 0, ordering: .releasing) }
+        get { currentMode.withLock { $0 } }
+        set { currentMode.withLock { $0 = newValue } }
     }
-    private let modeIndex: Atomic<Int>
+    private let currentMode: Locked<ServeMode>
     /// When the daemon started.
     public let startedAt: Date
     /// The base URL clients reach the daemon at, e.g. `http://127.0.0.1:8080` (no trailing slash).
@@ -32,7 +32,7 @@ public final class ServerInfo: Sendable {
     public init(
         mode: ServeMode, startedAt: Date = Date(), baseURL: String = "http://127.0.0.1", adminBaseURL: String? = nil
     ) {
-        modeIndex = Atomic(ServeMode.allCases.firstIndex(of: mode) ?? 0)
+        currentMode = Locked(mode)
         self.startedAt = startedAt
         self.baseURL = baseURL
         self.adminBaseURL = adminBaseURL

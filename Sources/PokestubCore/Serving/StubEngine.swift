@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// The product behind the socket: answers each request from the stubs, journals it, and hands admin
 /// requests to the ``AdminAPI``.
 ///
 /// It is the ``HTTPHandler`` the server calls; it does no I/O of its own on the request path (matching
-/// reads an immutable ``StubIndex``; the journal append is one `Mutex`). Every request is served the same
+/// reads an immutable ``StubIndex``; the journal append takes one lock). Every request is served the same
 /// way within a ``ServingScope``: the daemon's, or under `/__sessions/{id}` a session's.
 public final class StubEngine: HTTPHandler {
     /// The stubs.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// One test job's private view of a shared daemon: its own runtime stubs and its own request journal,
 /// reached under its own base path `/__sessions/{id}`.
@@ -25,7 +25,7 @@ public final class Session: Sendable {
     let nearMisses = NearMissCache(capacity: 64, maxReportBytes: 1 << 20)
     /// The admin API scoped to this session.
     public let admin: AdminAPI
-    private let lastUsedMilliseconds: Atomic<Int64>
+    private let lastUsedMilliseconds: Locked<Int64>
 
     /// The path prefix of the session's requests: `/__sessions/{id}`.
     public var basePath: String { "\(Session.pathPrefix)/\(id)" }
@@ -46,7 +46,7 @@ public final class Session: Sendable {
         admin = AdminAPI(
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
             basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)
-        lastUsedMilliseconds = Atomic(Int64(now.timeIntervalSince1970 * 1000))
+        lastUsedMilliseconds = Locked(Int64(now.timeIntervalSince1970 * 1000))
     }
 
     /// Marks the session as used now.
@@ -61,12 +61,12 @@ public final class Session: Sendable {
     }
 
     func touch(_ now: Date = Date()) {
-        lastUsedMilliseconds.store(Int64(now.timeIntervalSince1970 * 1000), ordering: .relaxed)
+        lastUsedMilliseconds.withLock { $0 = Int64(now.timeIntervalSince1970 * 1000) }
     }
 
     /// When the session was last used.
     public var lastUsed: Date {
-        Date(timeIntervalSince1970: Double(lastUsedMilliseconds.load(ordering: .relaxed)) / 1000)
+        Date(timeIntervalSince1970: Double(lastUsedMilliseconds.withLock { $0 }) / 1000)
     }
 
     /// Whether the session has been idle for longer than its timeout at `now`.

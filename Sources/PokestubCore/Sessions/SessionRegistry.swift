@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// The open sessions of a daemon, with their limits and idle expiry.
 public final class SessionRegistry: Sendable {
@@ -7,7 +7,7 @@ public final class SessionRegistry: Sendable {
     public let limits: SessionLimits
     private let info: ServerInfo
     private let bodyFilesRoot: String?
-    private let sessions = Mutex<[String: Session]>([:])
+    private let sessions = Locked<[String: Session]>([:])
 
     /// Creates an empty registry.
     ///

@@ -1,8 +1,8 @@
-import Synchronization
+import PokestubLocking
 
 /// The current state of each scenario, for one stub set (the daemon's, or a session's).
 public final class ScenarioStates: Sendable {
-    private let states = Mutex<[String: String]>([:])
+    private let states = Locked<[String: String]>([:])
 
     /// Creates a set where every scenario is in ``ScenarioRule/started``.
     public init() {}

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -52,7 +52,7 @@ public struct StubLoader: Sendable {
         var problems: [StubLoadProblem] = []
         let files = mappingFiles(in: mappingsURL)
         // Files are parsed on every core (JSON parsing is most of a load); results keep the files' order.
-        let outcomes = Mutex([Swift.Result<[StubMapping], StubLoadProblem>?](repeating: nil, count: files.count))
+        let outcomes = Locked([Swift.Result<[StubMapping], StubLoadProblem>?](repeating: nil, count: files.count))
         let root = root
         let mappingsPath = mappingsURL.path
         DispatchQueue.concurrentPerform(iterations: files.count) { position in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 /// The stubs being served: those read from the stub root plus those added through the admin API, swapped
 /// in whole on every change.
@@ -13,7 +13,7 @@ public final class StubStore: Sendable {
     public let root: String?
     /// The states of the scenarios these stubs take part in.
     public let scenarios = ScenarioStates()
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var fileStubs: [StubMapping] = []
@@ -48,11 +48,11 @@ public final class StubStore: Sendable {
     public init(root: String?, preloadBodyFiles: Bool = false) {
         self.root = root
         self.preloadBodyFiles = preloadBodyFiles
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     /// The index requests read; replaced whole, under ``state``'s lock, after each change.
-    private let published = Mutex(StubIndex.empty)
+    private let published = Locked(StubIndex.empty)
 
     /// Applies a change to the lists and publishes the new index: built while only changes wait, swapped in
     /// under the lock requests take.

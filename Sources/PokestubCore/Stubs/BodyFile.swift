@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +28,7 @@ public final class BodyFile: Sendable {
     public let path: String
     /// The `__files` folder with symbolic links resolved; the file must still resolve inside it when read.
     public let root: String
-    private let loaded = AtomicLazyReference<ResponseBody>()
+    private let loaded = Locked<ResponseBody?>(nil)
 
     /// Creates a body file; nothing is read yet.
     ///
@@ -43,17 +43,21 @@ public final class BodyFile: Sendable {
     }
 
     /// Whether the bytes have been read.
-    public var isLoaded: Bool { loaded.load() != nil }
+    public var isLoaded: Bool { loaded.withLock { $0 != nil } }
 
     /// The bytes: read on the first call, the same object on every later one.
     ///
     /// - Throws: ``StubDefinitionError`` when the file cannot be read (`cannot read body file __files/…`), or
     ///   now resolves outside `__files` or to something other than a regular file.
     public func load() throws(StubDefinitionError) -> ResponseBody {
-        if let body = loaded.load() { return body }
+        if let body = loaded.withLock({ $0 }) { return body }
         let body = ResponseBody(try readChecked())
-        // When two requests read it at once, both use the first one stored.
-        return loaded.storeIfNil(body)
+        // When two requests read it at once, both use the first one stored. The file is read outside the lock.
+        return loaded.withLock { loaded in
+            if let first = loaded { return first }
+            loaded = body
+            return body
+        }
     }
 
     /// Reads the file after checking again that it resolves inside `__files`; the last component is opened

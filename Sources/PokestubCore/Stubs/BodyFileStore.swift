@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PokestubLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +17,7 @@ public final class BodyFileStore: Sendable {
     public let root: URL?
     /// The root with symbolic links resolved.
     private let resolvedRoot: String?
-    private let files = Mutex<[String: BodyFile]>([:])
+    private let files = Locked<[String: BodyFile]>([:])
 
     /// Creates a store over a `__files` folder.
     public init(root: URL?) {

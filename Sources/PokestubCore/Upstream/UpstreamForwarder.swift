@@ -1,4 +1,4 @@
-import Synchronization
+import PokestubLocking
 
 /// Sends requests upstream, one call for identical requests in flight at once.
 ///
@@ -14,7 +14,7 @@ final class UpstreamForwarder: Sendable {
     }
 
     private let client: (any UpstreamClient)?
-    private let inFlight = Mutex<[Flight: [@Sendable (ForwardOutcome) -> Void]]>([:])
+    private let inFlight = Locked<[Flight: [@Sendable (ForwardOutcome) -> Void]]>([:])
 
     /// Creates a forwarder.
     ///

@@ -33,7 +33,8 @@ public struct Configuration: Sendable, Equatable {
     public var journalMaxBodyBytes = 64 << 20
     /// The least serious log level written.
     public var logLevel = LogLevel.info
-    /// Whether the stub root is watched and reloaded on change (inotify, debounced), besides SIGHUP.
+    /// Whether the stub root is watched and reloaded on change (inotify on Linux, kqueue on Darwin; debounced),
+    /// besides SIGHUP.
     public var watchStubs = true
     /// Whether `__files/` bodies are read at load, so a stub keeps its body when the file is deleted later,
     /// rather than at first use (the default, as in WireMock: memory holds only the bodies clients ask for).
