@@ -35,8 +35,9 @@ class Pokestub < Formula
     # The shipped stubs (real PokeAPI answers); post_install copies them to var on the first install.
     pkgshare.install "stubs"
 
-    # The shipped config.json with its stubs in var, where they outlive upgrades. Homebrew never overwrites
-    # a config file in etc that the user changed: the new one is installed beside it as config.json.default.
+    # The shipped config.json with its stubs in var, where they outlive upgrades. Homebrew does not overwrite
+    # a config file already in etc: a different new one goes beside it as config.json.default (as Homebrew's
+    # maintainers describe etc handling in Homebrew/homebrew-core#96112 and Homebrew/brew#4060).
     inreplace "config.json", '"stubs": "stubs"', "\"stubs\": \"#{var}/pokestub/stubs\""
     (etc/"pokestub").install "config.json"
   end
