@@ -11,8 +11,9 @@
 class Pokestub < Formula
   desc "Stub and record/replay HTTP server for PokeAPI, in WireMock's mapping format"
   # The project publishes no release archive or public URL yet, so the formula builds the tap's own
-  # checkout: `head` only (`brew install --HEAD`), and the homepage is that checkout's README. Once there is
-  # a release, add `url` and `sha256` for it and point both at the public repository.
+  # checkout: `head` only (`brew install --HEAD`), and the homepage is that checkout's README. `brew style`
+  # reports that homepage (its FormulaAudit/Homepage cop wants http or https) until the project has a public
+  # https URL: then point homepage and head at it, and add `url` and `sha256` for a release archive.
   homepage "file://#{File.expand_path("../README.md", __dir__)}"
   head "file://#{File.expand_path("..", __dir__)}", using: :git, branch: "main"
 
