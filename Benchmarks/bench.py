@@ -68,7 +68,12 @@ def wait_until_answering(url: str, started: float, limit: float = 15.0) -> float
 
 
 def peak_rss_kib(pids: list[int]) -> int:
-    """Sum of VmHWM (peak resident set) over the processes, in KiB."""
+    """Sum of VmHWM (peak resident set) over the processes, in KiB.
+
+    Where there is no /proc (macOS), the resident set at the time of the call from ps(1) instead: a lower
+    bound of the peak."""
+    if not Path("/proc/self/status").exists():
+        return sum(current_rss_kib(pid) for pid in pids)
     total = 0
     for pid in pids:
         try:
@@ -79,6 +84,12 @@ def peak_rss_kib(pids: list[int]) -> int:
         if match:
             total += int(match.group(1))
     return total
+
+
+def current_rss_kib(pid: int) -> int:
+    """The resident set of one process now, in KiB, from ps -o rss= (BSD and procps ps both print KiB)."""
+    out = subprocess.run(["ps", "-o", "rss=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
+    return int(out) if out.isdigit() else 0
 
 
 def children(pid: int) -> list[int]:

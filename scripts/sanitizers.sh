@@ -25,9 +25,18 @@
 # with the toolchain's clang and preloaded) shows TSan how Swift's Synchronization.Mutex hands over a
 # contended lock; without it every contended Mutex reads as a data race. Suppressions for reports outside
 # pokestub's code are in scripts/sanitizers/ with the reason for each.
+#
+# On macOS (written from the sources cited below, never run on a Mac): no shim is built or preloaded, since
+# Synchronization.Mutex is an os_unfair_lock there, which TSan's Darwin interceptors already understand
+# (compiler-rt lib/tsan/rtl/tsan_interceptors_mac.cpp); and the address sanitizer runs with detect_leaks=0,
+# since Apple's runtime has no LeakSanitizer and aborts every process asked for one ("detect_leaks is not
+# supported on this platform", google/sanitizers#1026), so leaks are checked on Linux only. The time limit
+# uses timeout(1), or gtimeout from Homebrew's coreutils; without either the run has no time limit.
 set -uo pipefail
-script="$(readlink -f "$0")"
-cd "$(dirname "$script")/.."
+# Arrays that may be empty are expanded as ${name[@]+"${name[@]}"}: macOS's /bin/bash is 3.2, where "${name[@]}"
+# of an empty array is an unbound variable under set -u.
+cd "$(dirname "$0")/.."
+script="$(pwd)/scripts/sanitizers.sh"
 
 filters=()
 kinds=(thread address)
@@ -67,6 +76,15 @@ ci_thread_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --fil
 ci_address_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubRobustnessTests)
 
 logs="${SANITIZER_LOGS:-$(pwd)/.build/sanitizers}"
+# timeout(1) is GNU coreutils: on Linux it is there; on macOS Homebrew's coreutils names it gtimeout.
+time_limit=()
+if command -v timeout >/dev/null 2>&1; then
+    time_limit=(timeout -k 10 "${SANITIZER_TIMEOUT:-1800}")
+elif command -v gtimeout >/dev/null 2>&1; then
+    time_limit=(gtimeout -k 10 "${SANITIZER_TIMEOUT:-1800}")
+else
+    echo "== no timeout(1) or gtimeout here (brew install coreutils): the test runs have no time limit"
+fi
 mkdir -p "$logs"
 timeout_seconds="${SANITIZER_TIMEOUT:-1800}"
 suppressions="$(pwd)/scripts/sanitizers"
@@ -80,10 +98,13 @@ for kind in "${kinds[@]}"; do
         export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$suppressions/tsan.supp"
         TSAN_OPTIONS+=" log_path=$logs/thread-report"
         pattern='WARNING: ThreadSanitizer'
-        clang="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
-        preload="$logs/tsan-mutex.so"
-        if ! "$clang" -shared -fPIC -O2 -o "$preload" "$suppressions/tsan-mutex.c" -ldl; then
-            echo "!! cannot build $suppressions/tsan-mutex.c with $clang" && exit 2
+        preload=""
+        if [[ $(uname -s) == Linux ]]; then
+            clang="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
+            preload="$logs/tsan-mutex.so"
+            if ! "$clang" -shared -fPIC -O2 -o "$preload" "$suppressions/tsan-mutex.c" -ldl; then
+                echo "!! cannot build $suppressions/tsan-mutex.c with $clang" && exit 2
+            fi
         fi
         ;;
     address)
@@ -91,16 +112,18 @@ for kind in "${kinds[@]}"; do
         preload=""
         # fast_unwind_on_malloc=0: libcurl and libmicrohttpd have no frame pointers, so the fast unwinder stops
         # at them and a leak allocated inside them cannot be told apart by who called them (about 4x slower).
-        export ASAN_OPTIONS="detect_leaks=1 halt_on_error=1 detect_stack_use_after_return=1 fast_unwind_on_malloc=0"
+        leaks=1
+        [[ $(uname -s) == Darwin ]] && leaks=0  # Apple's runtime has no LeakSanitizer (see the top)
+        export ASAN_OPTIONS="detect_leaks=$leaks halt_on_error=1 detect_stack_use_after_return=1 fast_unwind_on_malloc=0"
         ASAN_OPTIONS+=" log_path=$logs/address-report"
         export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp print_suppressions=0"
         pattern='ERROR: (AddressSanitizer|LeakSanitizer)'
         ;;
     *) echo "unknown sanitizer: $kind (thread or address)" >&2 && exit 2 ;;
     esac
-    run_filters=("${filters[@]}")
-    if [[ $ci -eq 1 && $kind == thread ]]; then run_filters=("${ci_thread_filters[@]}" "${ci_skips[@]}" "${filters[@]}"); fi
-    if [[ $ci -eq 1 && $kind == address ]]; then run_filters=("${ci_address_filters[@]}" "${ci_skips[@]}" "${filters[@]}"); fi
+    run_filters=(${filters[@]+"${filters[@]}"})
+    if [[ $ci -eq 1 && $kind == thread ]]; then run_filters=("${ci_thread_filters[@]}" "${ci_skips[@]}" ${filters[@]+"${filters[@]}"}); fi
+    if [[ $ci -eq 1 && $kind == address ]]; then run_filters=("${ci_address_filters[@]}" "${ci_skips[@]}" ${filters[@]+"${filters[@]}"}); fi
     log="$logs/$kind.log"
     rm -f "$logs/$kind-report."*
     echo "== $kind sanitizer: building into $scratch"
@@ -115,8 +138,8 @@ for kind in "${kinds[@]}"; do
     echo "== $kind sanitizer: testing ${run_filters[*]:-(all tests)}; log $log"
     started=$SECONDS
     # The Swift runtime's backtracer would catch a sanitizer's trap first; leave it to the sanitizer.
-    SWIFT_BACKTRACE=enable=no LD_PRELOAD="$preload" timeout -k 10 "$timeout_seconds" \
-        swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path "$scratch" "${run_filters[@]}" \
+    SWIFT_BACKTRACE=enable=no LD_PRELOAD="$preload" ${time_limit[@]+"${time_limit[@]}"} \
+        swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path "$scratch" ${run_filters[@]+"${run_filters[@]}"} \
         >"$log" 2>&1
     tests=$?
     [[ $tests -eq 124 ]] && echo "!! $kind: the test run took more than $timeout_seconds s and was stopped"

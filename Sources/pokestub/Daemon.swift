@@ -25,6 +25,7 @@ final class Daemon: Sendable {
     private let notifier: SystemdNotifier
     private let activated: Bool
     private let daemon: PokestubDaemon
+    private let portFile: PortFile?
     private let stopped = DispatchSemaphore(value: 0)
     private let running = Locked<Running?>(nil)
 
@@ -40,10 +41,16 @@ final class Daemon: Sendable {
     ///   - configuration: The resolved configuration.
     ///   - environment: The process environment (`NOTIFY_SOCKET`, `LISTEN_FDS`).
     ///   - logger: Where events are logged.
-    /// - Throws: ``CommandFailure`` with ``ExitStatus/unavailable`` when an address cannot be bound.
+    /// - Throws: ``CommandFailure`` with ``ExitStatus/unavailable`` when an address cannot be bound,
+    ///   ``ExitStatus/cannotCreate`` when the port file's folder does not exist (checked before binding).
     init(configuration: Configuration, environment: [String: String], logger: Logger) throws(CommandFailure) {
         self.configuration = configuration
         self.logger = logger
+        if let path = configuration.portFile {
+            portFile = try PortFile(path: path)
+        } else {
+            portFile = nil
+        }
         notifier = SystemdNotifier(environment: environment)
         let socket = SocketActivation.listeningSocket(environment: environment)
         activated = socket != nil
@@ -54,12 +61,13 @@ final class Daemon: Sendable {
         }
     }
 
-    /// Loads the stubs, listens, handles signals and watches the stub tree, then announces itself: the
-    /// `pokestub listening on URL (…)` line scripts wait for, and READY to systemd. Signals are handled before
-    /// either, so a SIGINT sent as soon as the line appears is not lost.
+    /// Loads the stubs, listens, handles signals and watches the stub tree, then announces itself: the port
+    /// file (when configured), the `pokestub listening on URL (…)` line scripts wait for, and READY to
+    /// systemd. Signals are handled before any of them, so a SIGINT sent as soon as one appears is not lost.
     ///
     /// - Throws: ``CommandFailure`` with ``ExitStatus/dataError`` when the stub files have problems (each
-    ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when a socket cannot be served.
+    ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when a socket cannot be served,
+    ///   ``ExitStatus/cannotCreate`` when the port file cannot be written (the daemon is stopped first).
     func start() throws(CommandFailure) {
         SignalHandlers.ignoreBrokenPipes()
         do {
@@ -86,6 +94,14 @@ final class Daemon: Sendable {
             ? StubTreeWatcher(root: configuration.stubs) { [self] in reload(trigger: "files changed") } : nil
         running.withLock { $0 = Running(signalSources: signalSources, watcher: watcher) }
 
+        if let portFile {
+            do throws(CommandFailure) {
+                try portFile.write(port: daemon.port)
+            } catch {
+                stop()
+                throw error
+            }
+        }
         let baseURL = daemon.baseURL
         let served =
             "\(daemon.store.index.count) stubs from \(configuration.stubs), mode \(configuration.mode.rawValue)"
@@ -122,9 +138,10 @@ final class Daemon: Sendable {
         stopped.wait()
     }
 
-    /// Stops watching and handling signals, lets requests in flight finish (the admin port 2 s, the main
-    /// port 10 s), stops the upstream client, and logs what was recorded.
+    /// Stops watching and handling signals, removes the port file, lets requests in flight finish (the admin
+    /// port 2 s, the main port 10 s), stops the upstream client, and logs what was recorded.
     func stop() {
+        portFile?.remove(ifHolding: daemon.port)
         let ended = running.withLock { running in
             defer { running = nil }
             return running

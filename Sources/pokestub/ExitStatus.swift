@@ -12,6 +12,8 @@ enum ExitStatus: Int32 {
     case dataError = 65
     /// The server could not listen (`EX_UNAVAILABLE`).
     case unavailable = 69
+    /// The port file could not be written (`EX_CANTCREAT`).
+    case cannotCreate = 73
     /// The configuration is invalid (`EX_CONFIG`).
     case configuration = 78
 }

@@ -35,6 +35,12 @@ enum ServeCommand {
         Under systemd: speaks the notify protocol (READY, RELOADING, STOPPING, STATUS) when
         NOTIFY_SOCKET is set, and serves on the socket passed through LISTEN_FDS (socket activation).
 
+        Standard output: once serving, one line that scripts may wait for and parse (a stable interface):
+          pokestub listening on http://HOST:PORT (N stubs from DIR, mode MODE)
+        and, with --admin-port, a second: pokestub admin API on http://HOST:PORT/__admin. With
+        --port-file PATH the port is also written to PATH (the digits and a newline; a temporary file in
+        the same folder renamed onto PATH once listening), and removed at a graceful stop.
+
         Stub files are watched (--watch-stubs false turns it off): a change reloads them after 200 ms of
         quiet, exactly as SIGHUP does.
 
@@ -43,7 +49,7 @@ enum ServeCommand {
         after logging how many stubs are new, unchanged and changed).
 
         Exit statuses: 0 stopped by a signal, 64 usage error, 65 stub files have problems at start,
-        69 cannot listen, 78 invalid configuration.
+        69 cannot listen, 73 cannot write the port file, 78 invalid configuration.
 
         """
 

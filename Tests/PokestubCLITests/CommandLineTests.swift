@@ -171,6 +171,45 @@ struct CommandLineTests {
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)"))
     }
 
+    @Test("--port 0 --port-file: once serving, the file holds the bound port and a newline, and health answers there")
+    func portFile() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/pokestub.port"
+        let server = try PokestubProcess(
+            ["serve", "--port", "0", "--port-file", path, "--stubs", Repository.stubs], workingDirectory: folder.path)
+        try await eventually("the port file exists", timeout: .seconds(20)) {
+            FileManager.default.fileExists(atPath: path)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let port = try #require(Int(text.dropLast()), "port file holds \(text.debugDescription)")
+        #expect(text == "\(port)\n" && port > 0)
+        // The temporary file was renamed onto the port file: nothing else is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["pokestub.port"])
+
+        let health = try await HTTPFetch.send("http://127.0.0.1:\(port)/__admin/health")
+        #expect(health.status == 200)
+        #expect(health.text.contains("healthy"))
+        #expect(try await server.waitUntilListening() == "http://127.0.0.1:\(port)")
+
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "a graceful stop removes the port file")
+    }
+
+    @Test("a --port-file in a folder that does not exist exits 73 naming the path and the folder, before binding")
+    func portFileFolderMissing() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/missing/pokestub.port"
+        let result = try await PokestubProcess.run(
+            ["serve", "--port", "0", "--port-file", path, "--stubs", Repository.stubs])
+        #expect(result.status == 73)
+        #expect(
+            result.stderr.contains(
+                "pokestub: cannot write the port file \(path): folder \(folder.path)/missing does not exist"),
+            "\(result.stderr)")
+        #expect(!result.stdout.contains("pokestub listening on"))
+    }
+
     @Test("check reports every problem as path:line: message and exits 1; a good folder exits 0")
     func check() async throws {
         let good = try await PokestubProcess.run(["check", Repository.stubs])

@@ -20,7 +20,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/pokebase-check.XXXXXX")
 PIDS=()
 
 cleanup() {
-    for pid in "${PIDS[@]}"; do
+    for pid in ${PIDS[@]+"${PIDS[@]}"}; do  # empty on a failure before any start; bash 3.2 (macOS) needs the guard
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
@@ -54,6 +54,11 @@ stop() {
     done
     kill -KILL "$1" 2>/dev/null || true
     wait "$1" 2>/dev/null || true
+}
+
+# A file's SHA-256 in hex: sha256sum (GNU coreutils) where there is one, else shasum (macOS ships it).
+sha256() {
+    if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1"; else shasum -a 256 "$1"; fi
 }
 
 admin_json() {
@@ -139,4 +144,4 @@ if ! diff -u "$WORK/record.json" "$WORK/replay.json" >"$WORK/diff.txt"; then
 fi
 [ "$UNMATCHED" = 0 ] || fail "$UNMATCHED unmatched requests in replay"
 [ "$REPLAY_REQUESTS" = "$RECORD_REQUESTS" ] || fail "replay made $REPLAY_REQUESTS requests, record-missing $RECORD_REQUESTS"
-echo "OK: identical results ($(sha256sum "$WORK/record.json" | cut -c1-16)), $REPLAY_REQUESTS requests replayed, 0 unmatched"
+echo "OK: identical results ($(sha256 "$WORK/record.json" | cut -c1-16)), $REPLAY_REQUESTS requests replayed, 0 unmatched"

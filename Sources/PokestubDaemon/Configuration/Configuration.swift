@@ -21,6 +21,11 @@ public struct Configuration: Sendable, Equatable {
     public var host = "127.0.0.1"
     /// The TCP port; 0 lets the system pick a free one.
     public var port = 8080
+    /// A file `pokestub serve` writes the bound port to once it serves (the port in decimal and a newline, put
+    /// in place by a rename, so a reader never sees it half written), or `nil`. A relative path is relative to
+    /// the working directory. With port 0 this is how a test runner learns the port the system picked.
+    /// ``PokestubDaemon`` itself writes no file: its ``PokestubDaemon/port`` says the same in process.
+    public var portFile: String?
     /// The stub root.
     public var stubs = "stubs"
     /// What to do with requests.

@@ -5,7 +5,7 @@ extension ConfigurationKey {
     /// Every key, in the order `serve --help` and the README's table list them and unknown-key errors name
     /// them.
     public static let all: [ConfigurationKey] = [
-        host, port, stubs, mode, upstream,
+        host, port, portFile, stubs, mode, upstream,
         .integer(
             "journal.maxEntries", \.journalMaxEntries, in: 0...10_000_000, note: "0 turns the journal off",
             "serve events kept in the request journal; 0 turns it off"),
@@ -83,6 +83,19 @@ extension ConfigurationKey {
         read: { .integer(Int64($0.port)) },
         write: { configuration, input throws(ConfigurationError) in configuration.port = try input.integer(0...65_535) }
     )
+
+    private static let portFile = ConfigurationKey(
+        "portFile", kind: .string, placeholder: "PATH", defaultNote: "nothing written",
+        "once serving, write the bound port and a newline to this file, atomically (relative to the working "
+            + "directory; its folder must exist)",
+        read: { $0.portFile.map(JSONValue.string) ?? .null },
+        write: { configuration, input throws(ConfigurationError) in
+            let path = try input.text()
+            guard !path.isEmpty, !path.hasSuffix("/"), !path.contains("\0") else {
+                throw input.fail("must be a file path, not \(path.debugDescription)")
+            }
+            configuration.portFile = path
+        })
 
     private static let stubs = ConfigurationKey(
         "stubs", kind: .string, placeholder: "DIR",
