@@ -24,6 +24,11 @@ import PokestubLocking
 /// request, only libmicrohttpd's idle timeout applies. A sweep every ``sweepInterval`` shuts overdue
 /// connections down (`shutdown(2)`), so libmicrohttpd sees the peer gone and closes them as usual.
 ///
+/// Past the connection limit, a connection is accepted into a small reserve instead of waiting in the
+/// listen backlog, where a client cannot tell a full server from a slow one: its request is answered 503
+/// at once (``Tracked/isOverflow``), and one that sends no request within ``overflowTimeout`` is shut down,
+/// so a flood of idle connections cannot hold the reserve for long.
+///
 /// Safety: a sweep shuts a socket down while holding the lock that ``closed(_:)`` takes, and libmicrohttpd
 /// reports a connection closed (`MHD_CONNECTION_NOTIFY_CLOSED`) before it closes the socket, so a sweep never
 /// reaches a descriptor number that has already been reused for another connection.
@@ -34,6 +39,10 @@ final class ConnectionDeadlines: Sendable {
     let bodyTimeout: Duration
     /// How often overdue connections are looked for.
     let sweepInterval: Duration
+    /// Connections served as usual; those accepted past it are overflow connections.
+    let connectionLimit: Int
+    /// Time an overflow connection has for its request head: one second, or the header timeout if shorter.
+    let overflowTimeout: Duration
 
     private let open = Locked<[ObjectIdentifier: Tracked]>([:])
     private let closedCount = Locked(0)
@@ -48,10 +57,13 @@ final class ConnectionDeadlines: Sendable {
     final class Tracked: Sendable {
         let socket: Int32
         let deadline: Locked<Int64>
+        /// Whether the connection was accepted past the connection limit: its requests get 503.
+        let isOverflow: Bool
 
-        init(socket: Int32, deadline: Int64) {
+        init(socket: Int32, deadline: Int64, isOverflow: Bool) {
             self.socket = socket
             self.deadline = Locked(deadline)
+            self.isOverflow = isOverflow
         }
     }
 
@@ -60,15 +72,21 @@ final class ConnectionDeadlines: Sendable {
     /// - Parameters:
     ///   - headerTimeout: Time for a request line and its header fields.
     ///   - bodyTimeout: Time for a request body after its header fields.
-    init(headerTimeout: Duration, bodyTimeout: Duration) {
+    ///   - connectionLimit: Connections served as usual.
+    init(headerTimeout: Duration, bodyTimeout: Duration, connectionLimit: Int = .max) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
+        self.connectionLimit = connectionLimit
+        overflowTimeout = min(headerTimeout, .seconds(1))
         let tenth = min(headerTimeout, bodyTimeout) / 10
         sweepInterval = min(max(tenth, .milliseconds(50)), .seconds(1))
     }
 
     /// Connections closed so far for missing a deadline.
     var connectionsClosed: Int { closedCount.withLock { $0 } }
+
+    /// Connections open now, overflow connections included.
+    var openConnections: Int { open.withLock { $0.count } }
 
     /// Starts sweeping.
     func start() {
@@ -92,15 +110,20 @@ final class ConnectionDeadlines: Sendable {
     ///
     /// - Returns: The record to keep in the connection's socket context until ``closed(_:)``.
     func opened(socket: Int32) -> Tracked {
-        let tracked = Tracked(socket: socket, deadline: ConnectionDeadlines.now() + nanoseconds(headerTimeout))
-        open.withLock { $0[ObjectIdentifier(tracked)] = tracked }
-        return tracked
+        let now = ConnectionDeadlines.now()
+        return open.withLock { open in
+            let isOverflow = open.count >= connectionLimit
+            let due = now + nanoseconds(isOverflow ? overflowTimeout : headerTimeout)
+            let tracked = Tracked(socket: socket, deadline: due, isOverflow: isOverflow)
+            open[ObjectIdentifier(tracked)] = tracked
+            return tracked
+        }
     }
 
     /// A request line arrived: its header fields are due within the header timeout (or sooner, when the
     /// connection's first request head was already due).
     func requestLineReceived(_ tracked: Tracked) {
-        let due = ConnectionDeadlines.now() + nanoseconds(headerTimeout)
+        let due = ConnectionDeadlines.now() + nanoseconds(tracked.isOverflow ? overflowTimeout : headerTimeout)
         tracked.deadline.withLock { current in current = current == 0 ? due : min(current, due) }
     }
 

@@ -53,7 +53,8 @@ public final class HTTPServer: Sendable {
             handler: handler, maxBodyBytes: configuration.maxBodyBytes,
             maxHeaderBytes: configuration.maxHeaderBytes,
             deadlines: ConnectionDeadlines(
-                headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout),
+                headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout,
+                connectionLimit: max(1, configuration.connectionLimit)),
             logger: logger)
     }
 
@@ -129,6 +130,9 @@ public final class HTTPServer: Sendable {
     /// (``HTTPServerConfiguration/headerTimeout``, ``HTTPServerConfiguration/bodyTimeout``).
     public var slowConnectionsClosed: Int { core.deadlines.connectionsClosed }
 
+    /// Connections open now, including those past the connection limit that are being answered 503.
+    public var openConnections: Int { core.deadlines.openConnections }
+
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own, so neither the few
     /// threads that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
@@ -143,6 +147,14 @@ public final class HTTPServer: Sendable {
             core.releaseUnfinishedContexts()
         }
         core.deadlines.stop()
+    }
+
+    /// The most connections libmicrohttpd accepts (`MHD_OPTION_CONNECTION_LIMIT`): the connection limit and
+    /// an overflow reserve of a sixteenth of it (at least 8), whose connections are answered 503 at once
+    /// (see ``ConnectionDeadlines``). Past both, new connections wait in the listen backlog.
+    static func acceptedConnections(_ configuration: HTTPServerConfiguration) -> Int {
+        let limit = max(1, configuration.connectionLimit)
+        return limit + max(8, limit / 16)
     }
 
     /// The memory pool of one connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`), in bytes: twice
@@ -169,7 +181,7 @@ public final class HTTPServer: Sendable {
             settings.bind_address = nil
             settings.listen_fd = listener.descriptor
             settings.thread_pool_size = UInt32(max(1, configuration.threads))
-            settings.connection_limit = UInt32(max(1, configuration.connectionLimit))
+            settings.connection_limit = UInt32(HTTPServer.acceptedConnections(configuration))
             settings.connection_timeout_seconds = UInt32(max(0, configuration.idleTimeoutSeconds))
             settings.connection_memory_limit = HTTPServer.connectionMemoryBytes(configuration)
             settings.strict_for_client = 1

@@ -15,6 +15,8 @@ import PokestubLocking
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    /// The answer on a connection accepted past the connection limit.
+    let overloaded: HTTPResponse
     /// The limits a request head is checked against before its body is read.
     let framing: RequestFraming.Limits
     let logger: Logger
@@ -39,6 +41,11 @@ final class ServerCore: Sendable {
     ) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        var overloaded = HTTPResponse.text(
+            "pokestub has all its \(deadlines.connectionLimit) connections open; try again\n", status: 503)
+        overloaded.headers.replace(name: "Connection", value: "close")
+        overloaded.headers.replace(name: "Retry-After", value: "1")
+        self.overloaded = overloaded
         framing = RequestFraming.Limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes)
         self.deadlines = deadlines
         self.logger = logger
@@ -136,6 +143,11 @@ final class ServerCore: Sendable {
         let starting = context.isStarting
         if starting {
             core.inFlight.withLock { $0 += 1 }
+            if let tracked = ServerCore.tracked(connection), tracked.isOverflow {
+                context.refuse()
+                core.deadlines.requestDone(tracked)
+                return ResponseWriter.queue(core.overloaded, on: connection)
+            }
             let headers = ConnectionReader.headers(of: connection)
             if let refusal = RequestFraming.refusal(rawURI: context.rawURI, headers: headers, limits: core.framing) {
                 context.refuse()

@@ -40,7 +40,9 @@ extension ConfigurationKey {
             "adminAllowUnauthenticated", \.adminAllowUnauthenticated, isSwitch: true,
             "serve an open admin API off loopback anyway (warned about)"),
         adminPort,
-        .integer("limits.maxConnections", \.limits.maxConnections, in: 1...100_000, "connections open at once"),
+        .integer(
+            "limits.maxConnections", \.limits.maxConnections, in: 1...100_000,
+            "connections served at once; past it, a reserve of 1/16 more is answered 503 at once"),
         .integer(
             "limits.idleTimeoutSeconds", \.limits.idleTimeoutSeconds, in: 1...86_400,
             "close connections idle this many seconds"),
