@@ -24,7 +24,7 @@ struct ExchangeSignature: Equatable, Sendable {
         requestBody = ContentDigest(request.body)
         self.options = options
         status = response.status
-        headers = Recorder(options: options).recordedHeaders(response.headers)
+        headers = Recorder(options: options).recordedHeaders(response.headers, requestMethod: request.method)
         contentType = response.headers["Content-Type"]
         body = ContentDigest(response.body)
     }

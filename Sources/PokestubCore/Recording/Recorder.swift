@@ -35,7 +35,7 @@ public struct Recorder: Sendable {
         let fileName = RecordingFileName(key: key)
         let id = StubMapping.derivedID(from: fileName.mappingPath)
         var responseJSON: [String: JSONValue] = ["status": .integer(Int64(response.status))]
-        let headers = recordedHeaders(response.headers)
+        let headers = recordedHeaders(response.headers, requestMethod: request.method)
         if case .object(let members) = headers, !members.isEmpty { responseJSON["headers"] = headers }
         let contentType = response.headers["Content-Type"]
         var bodyFile: Recording.BodyFileToWrite?
@@ -131,10 +131,14 @@ public struct Recorder: Sendable {
     }
 
     /// The response headers to record, as a JSON object: repeated names become arrays, secrets redacted.
-    func recordedHeaders(_ headers: HTTPHeaders) -> JSONValue {
+    ///
+    /// - Parameters:
+    ///   - headers: The fields as the upstream sent them.
+    ///   - requestMethod: The method of the request answered (an answer to `HEAD` keeps `Content-Length`).
+    func recordedHeaders(_ headers: HTTPHeaders, requestMethod: String) -> JSONValue {
         let volatile = Set(options.volatileHeaders.map(\.asciiLowercased))
         var object: [String: JSONValue] = [:]
-        for field in HeaderPolicy.recordedResponseHeaders(headers, volatile: volatile) {
+        for field in HeaderPolicy.recordedResponseHeaders(headers, volatile: volatile, requestMethod: requestMethod) {
             let value = JSONValue.string(options.recordedValue(name: field.name, value: field.value))
             switch object[field.name] {
             case nil: object[field.name] = value

@@ -20,7 +20,7 @@ extension StubEngine {
         let journal = scope.journal
         return .deferred { [self] complete in
             recordings.forward(request, plan: plan, eventID: eventID) { [self] outcome in
-                let response: HTTPResponse
+                var response: HTTPResponse
                 var reference: ServeEvent.StubReference?
                 switch outcome {
                 case .stub(let stub):
@@ -29,10 +29,11 @@ extension StubEngine {
                     response = linkRewriter?.rewrite(fromStub) ?? fromStub
                     reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
                 case .proxied(let upstreamResponse):
-                    response = proxiedResponse(upstreamResponse)
+                    response = proxiedResponse(upstreamResponse, to: request)
                 case .failed(let error):
                     response = StubEngine.upstreamFailure(error, upstream: plan.upstream)
                 }
+                if request.method == "HEAD" { response = response.answeringHead() }
                 journal.recordAnswer(
                     to: request, stub: reference, status: response.status, timing: timing, id: eventID)
                 complete(response)
@@ -46,8 +47,12 @@ extension StubEngine {
     /// it byte by byte even when no upstream base URL occurs in it. Here the `Location` header goes through
     /// the rewriter (with an empty body); the body is searched in the upstream's own bytes with `memmem`,
     /// rewritten only when a base URL occurs, and then copied into its ``ResponseBody``.
-    func proxiedResponse(_ upstream: UpstreamResponse) -> HTTPResponse {
-        let headers = HeaderPolicy.proxiedResponseHeaders(upstream.headers)
+    ///
+    /// - Parameters:
+    ///   - upstream: The upstream's answer.
+    ///   - request: The request it answers (an answer to `HEAD` keeps the upstream's `Content-Length`).
+    func proxiedResponse(_ upstream: UpstreamResponse, to request: HTTPRequest) -> HTTPResponse {
+        let headers = HeaderPolicy.proxiedResponseHeaders(upstream.headers, requestMethod: request.method)
         let empty = HTTPResponse(status: upstream.status, headers: headers, body: .empty)
         guard let linkRewriter else {
             var response = empty
