@@ -121,7 +121,7 @@ public final class Recordings: Sendable {
                 "recorded \(request.method) \(request.rawURL) from \(plan.upstream) as \(recorded.path) "
                     + "(\(recorded.sameAnswer ? "unchanged: the same answer, nothing written" : recorded.change.rawValue))"
             )
-            return .stub(recorded.stub)
+            return .recorded(recorded.stub, response)
         } catch {
             logger.error("not recorded: \(request.method) \(request.rawURL): \(error)")
             return .proxied(response)
