@@ -29,8 +29,12 @@ public struct Recorder: Sendable {
     ///   - request: The request as the client sent it.
     ///   - response: The upstream's response, body decoded.
     ///   - key: The request's recording key under ``options``, when the caller has it already.
+    ///   - upstream: The upstream base URL the exchange went to, kept in the mapping's `metadata` under
+    ///     ``StubMapping/recordedFromKey`` so serving can point that upstream's links at the daemon.
     /// - Returns: The mapping and body file to write.
-    public func recording(of request: HTTPRequest, response: UpstreamResponse, key: RecordingKey? = nil) -> Recording {
+    public func recording(
+        of request: HTTPRequest, response: UpstreamResponse, key: RecordingKey? = nil, upstream: String? = nil
+    ) -> Recording {
         let key = key ?? RecordingKey(request, options: options)
         let fileName = RecordingFileName(key: key)
         let id = StubMapping.derivedID(from: fileName.mappingPath)
@@ -61,12 +65,17 @@ public struct Recorder: Sendable {
             }
         }
         if let bodyFile { responseJSON["bodyFileName"] = .string(bodyFile.name) }
-        let mapping: JSONValue = .object([
+        var mappingJSON: [String: JSONValue] = [
             "id": .string(id.uuidString.lowercased()),
             "name": .string(displayName(of: request)),
             "request": requestPattern(for: request, key: key),
             "response": .object(responseJSON),
-        ])
+        ]
+        if let upstream, !upstream.isEmpty {
+            let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
+            mappingJSON["metadata"] = .object([StubMapping.recordedFromKey: .string(base)])
+        }
+        let mapping: JSONValue = .object(mappingJSON)
         return Recording(
             key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, body: response.body)
     }

@@ -31,7 +31,7 @@ extension StubEngine {
                 case .stub(let stub):
                     var fromStub = stub.response.httpResponse
                     fromStub.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
-                    response = linkRewriter?.rewrite(fromStub) ?? fromStub
+                    response = linkRewriter?.rewrite(fromStub, recordedFrom: stub.recordedUpstream) ?? fromStub
                     reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
                 case .recorded(let stub, let upstreamResponse):
                     response = proxiedResponse(upstreamResponse, to: request)

@@ -41,6 +41,9 @@ public final class StubIndex: Sendable {
         public var position: Int
         /// The stub's scenario rule: the caller moves the scenario to its new state.
         public var scenario: ScenarioRule?
+        /// The upstream the stub was recorded from (``StubMapping/recordedUpstream``), whose links the
+        /// response gets pointed at the serving daemon.
+        public var recordedUpstream: String?
     }
 
     /// Builds the index.
@@ -143,7 +146,9 @@ public final class StubIndex: Sendable {
         consider(unindexed)
         return best.map {
             let response = bodyFiles[$0]?.response(with: responses[$0]) ?? responses[$0]
-            return Match(stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0])
+            return Match(
+                stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0],
+                recordedUpstream: stubs[$0].recordedUpstream)
         }
     }
 

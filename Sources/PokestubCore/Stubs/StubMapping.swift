@@ -26,6 +26,20 @@ public struct StubMapping: Sendable {
     public var response: ResponseDefinition
     /// Free-form data kept with the stub (WireMock's `metadata`).
     public var metadata: JSONValue?
+    /// The upstream base URL the stub was recorded from, e.g. `http://127.0.0.1:9000`: the string under
+    /// ``recordedFromKey`` in ``metadata`` when it is an `http` or `https` URL. Served bodies and `Location`
+    /// headers have that upstream's links pointed at the serving daemon (``LinkRewriter``), whatever upstream
+    /// the daemon is configured with now.
+    public var recordedUpstream: String? {
+        guard let text = metadata?[StubMapping.recordedFromKey]?.stringValue,
+            text.hasPrefix("http://") || text.hasPrefix("https://")
+        else { return nil }
+        return text
+    }
+
+    /// The `metadata` member a recording names its upstream base URL in: `"metadata": {"recordedFrom":
+    /// "https://pokeapi.co"}`.
+    public static let recordedFromKey = "recordedFrom"
     /// The stub's part in a scenario, if any.
     public var scenario: ScenarioRule?
     /// Where the stub came from.
