@@ -131,11 +131,11 @@ public final class StubIndex: Sendable {
                 }
             }
         }
-        if let group = byLiteralPath[request.path] {
+        if let group = byLiteralPath[request.normalizedPath] {
             group.forEachCandidateList(for: request, consider)
         }
         if !byPrefix.isEmpty {
-            let path = request.path
+            let path = request.normalizedPath
             var position = path.startIndex
             while let slash = path[position...].firstIndex(of: "/") {
                 let next = path.index(after: slash)
@@ -158,8 +158,8 @@ public final class StubIndex: Sendable {
     public func nearMissCandidates(for request: HTTPRequest, limit: Int = 500) -> [StubMapping] {
         // Stubs at the request's own path come first: a list page that differs only in `limit` must not be
         // crowded out of the first `limit` by the thousands of stubs in the same folder.
-        var chosen: [Int] = byLiteralPath[request.path]?.all ?? []
-        var folder = StubIndex.folder(of: request.path)
+        var chosen: [Int] = byLiteralPath[request.normalizedPath]?.all ?? []
+        var folder = StubIndex.folder(of: request.normalizedPath)
         while true {
             if let group = byParent[folder] { chosen += group }
             if chosen.count >= 3 || folder == "/" || folder.isEmpty { break }
