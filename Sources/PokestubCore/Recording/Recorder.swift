@@ -7,10 +7,9 @@ import Foundation
 ///   `queryParameters` entry per parameter, which compares order-insensitively); captured headers; and the
 ///   body (`equalToJson` for JSON, `equalTo` for text).
 /// - The response keeps status and headers minus hop-by-hop, body-describing and volatile ones, with secrets
-///   redacted. JSON bodies become `jsonBody` (pretty, sorted keys) up to
-///   ``RecordingOptions/largeBodyBytes``, text becomes `body`; larger or binary bodies go to
-///   `__files/` through `bodyFileName` (large JSON pretty-printed with sorted keys, everything else as
-///   received after content decoding).
+///   redacted. JSON bodies become `jsonBody` up to ``RecordingOptions/largeBodyBytes``, indented but with
+///   the upstream's member order, numbers and escapes (``Recording/jsonBodyText``), text becomes `body`;
+///   larger or binary bodies go to `__files/` through `bodyFileName`, as received after content decoding.
 /// - Secret query parameter values are matched with `{"matches": ".*"}` and shown as `<redacted>`.
 public struct Recorder: Sendable {
     /// What to keep and how.
@@ -43,14 +42,17 @@ public struct Recorder: Sendable {
         if case .object(let members) = headers, !members.isEmpty { responseJSON["headers"] = headers }
         let contentType = response.headers["Content-Type"]
         var bodyFile: Recording.BodyFileToWrite?
+        var jsonBodyText: Data?
         if !response.body.isEmpty {
             let large = response.body.count > options.largeBodyBytes
             switch Recorder.classify(response.body, contentType: contentType) {
             case .json(let json):
                 if large {
-                    bodyFile = .init(name: fileName.bodyFileName(extension: "json"), data: CanonicalJSON.pretty(json))
+                    // As received: replayed byte for byte.
+                    bodyFile = .init(name: fileName.bodyFileName(extension: "json"), data: response.body)
                 } else {
                     responseJSON["jsonBody"] = json
+                    jsonBodyText = response.body
                 }
             case .text(let text):
                 if large {
@@ -77,7 +79,8 @@ public struct Recorder: Sendable {
         }
         let mapping: JSONValue = .object(mappingJSON)
         return Recording(
-            key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, body: response.body)
+            key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, body: response.body,
+            jsonBodyText: jsonBodyText)
     }
 
     /// `GET /api/v2/pokemon/?offset=20&limit=20`, secret query values shown as `<redacted>`.

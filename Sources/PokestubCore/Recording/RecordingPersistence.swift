@@ -74,10 +74,13 @@ final class RecordingPersistence: Sendable {
             }
             return (original, original == nil ? .new : (original == latest ? .unchanged : .changed), nil)
         }
+        // The stub is read from the bytes written (or, kept in memory, that would be), so its `jsonBody` is
+        // served as the upstream wrote it.
         let stub = try StubMapping(
             json: persist ? recording.mapping : recording.inlineMapping, defaultID: recording.id,
             source: persist ? .file(path) : .runtime,
-            bodyFiles: BodyFileStore(root: persist ? rootURL?.appendingPathComponent("__files") : nil))
+            bodyFiles: BodyFileStore(root: persist ? rootURL?.appendingPathComponent("__files") : nil),
+            definitionSource: recording.bodyFile == nil || persist ? StubDefinitionSource(data: mappingData) : nil)
         store.add(stub)
         let recorded = RecordedStub(
             stub: stub, change: written.change, path: path, original: written.original, latest: latest)
