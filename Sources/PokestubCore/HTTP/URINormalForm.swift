@@ -19,7 +19,7 @@ enum URINormalForm {
     /// - Returns: The normal form, ASCII only.
     static func normalize(_ text: Substring) -> String {
         let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || !isAllowedRaw($0) }) else { return String(text) }
+        guard needsChanging(utf8) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count + 8)
         var index = utf8.startIndex
@@ -49,8 +49,16 @@ enum URINormalForm {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The normal form of a whole string.
-    static func normalize(_ text: String) -> String { normalize(text[...]) }
+    /// The normal form of a whole string; the string itself, not a copy, when it is in normal form already
+    /// (a request path is normalised for every stub it is compared with).
+    static func normalize(_ text: String) -> String {
+        needsChanging(text.utf8) ? normalize(text[...]) : text
+    }
+
+    /// Whether the text holds an escape or a byte a URI cannot hold raw.
+    private static func needsChanging(_ utf8: some Sequence<UInt8>) -> Bool {
+        utf8.contains { $0 == UInt8(ascii: "%") || !isAllowedRaw($0) }
+    }
 
     /// `ALPHA DIGIT - . _ ~` (RFC 3986 §2.3).
     static func isUnreserved(_ byte: UInt8) -> Bool {
