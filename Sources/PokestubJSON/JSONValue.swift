@@ -16,7 +16,8 @@ import Foundation
 ///
 /// Objects do not keep the key order of their source text: Foundation's parser does not report it.
 /// Serialisation therefore sorts keys, so the same value always gives the same text, which also keeps written
-/// stubs stable for review in git. Numbers keep their integer-ness (``integer(_:)`` and ``double(_:)`` stay
+/// stubs stable for review in git. Where the text as written matters (a stub's `jsonBody`, a recorded body),
+/// ``JSONText`` works on the source bytes instead. Numbers keep their integer-ness (``integer(_:)`` and ``double(_:)`` stay
 /// apart), so `20` is written back as `20`, never `20.0`.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.

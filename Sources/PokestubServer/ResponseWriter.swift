@@ -24,15 +24,7 @@ enum ResponseWriter {
             }
             return MHD_Result.NO
         }
-        let body = response.body
-        let retained = Unmanaged.passRetained(body).toOpaque()
-        guard
-            let mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
-                body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), ResponseWriter.releaseBody, retained)
-        else {
-            Unmanaged<ResponseBody>.fromOpaque(retained).release()
-            return MHD_Result.NO
-        }
+        guard let mhdResponse = makeResponse(response) else { return MHD_Result.NO }
         for field in response.headers where !managedHeaders.contains(field.name.lowercased()) {
             // Refused values (a CR or LF inside) are dropped rather than sent broken.
             _ = MHD_add_response_header(mhdResponse, field.name, field.value)
@@ -41,6 +33,29 @@ enum ResponseWriter {
         MHD_destroy_response(mhdResponse)
         return result
     }
+
+    /// The libmicrohttpd response for the body: the body's bytes, or for an answer to `HEAD` that declares a
+    /// length of its own (``HTTPResponse/headContentLength``), a response of that size whose reader is never
+    /// called: libmicrohttpd sends a `HEAD` answer's `Content-Length` from the response size and no body.
+    private static func makeResponse(_ response: HTTPResponse) -> OpaquePointer? {
+        let body = response.body
+        if body.count == 0, let length = response.headContentLength, length > 0 {
+            return MHD_create_response_from_callback(UInt64(length), 4096, ResponseWriter.noBody, nil, nil)
+        }
+        let retained = Unmanaged.passRetained(body).toOpaque()
+        guard
+            let mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
+                body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), ResponseWriter.releaseBody, retained)
+        else {
+            Unmanaged<ResponseBody>.fromOpaque(retained).release()
+            return nil
+        }
+        return mhdResponse
+    }
+
+    /// The reader of a `HEAD` answer's body, which has none: were it ever asked, it ends the response with an
+    /// error (`MHD_CONTENT_READER_END_WITH_ERROR`), which closes the connection rather than send made-up bytes.
+    private static let noBody: MHD_ContentReaderCallback = { _, _, _, _ in -2 }
 
     /// libmicrohttpd calls this when it no longer needs the body bytes.
     private static let releaseBody: MHD_ContentReaderFreeCallback = { context in

@@ -79,7 +79,7 @@ struct NearMissTests {
         #expect(
             differences.map(\.description) == [
                 #"method: expected "POST", got "GET""#,
-                #"urlPath: expected "/a b/", got "/x/""#,
+                #"urlPath: expected "/a%20b/", got "/x/""#,
                 #"query parameter debug: expected absent, got "1""#,
                 #"query parameter limit: expected equalTo "20", got "2""#,
             ])

@@ -215,6 +215,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             REQUEST_COUNTS[path] = REQUEST_COUNTS.get(path, 0) + 1
             time.sleep(0.3)
             return self.send_body(200, json.dumps({"calls": REQUEST_COUNTS[path]}).encode())
+        if path == "/compact":
+            # Compact JSON whose member order, number spellings and escapes a re-serialisation would change.
+            text = b'{"name":"fire","id":10,"weight":1.0,"hundred":1e2,"big":12345678901234567890,"e":"\\u00e9","list":[]}'
+            return self.send_body(200, text)
         if path == "/version":
             return self.send_body(200, json.dumps({"version": query.get("v", ["1"])[0]}).encode())
         if path == "/large.txt":

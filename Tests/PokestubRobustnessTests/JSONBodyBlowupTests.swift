@@ -67,12 +67,13 @@ struct JSONBodyBlowupTests {
         #expect(elapsed < .seconds(10), "took \(elapsed)")
     }
 
-    @Test("plain values keep JSON number equality: 1 equals 1.0, integers beyond 2^53 stay exact")
+    @Test("plain values keep JSON number equality (1 is 1.0, integers beyond 2^53 exact); strings compare scalars")
     func plainValueEquality() throws {
         let pattern = StringValuePattern.equalToJson(
             .array([.integer(1), .double(2.5), .string("é"), .null, .bool(true)]), ignoreArrayOrder: true,
             ignoreExtraElements: false)
-        #expect(pattern.matches(#"[true, null, "e\u0301", 2.5, 1.0]"#))
+        #expect(pattern.matches(#"[true, null, "\u00e9", 2.5, 1.0]"#))
+        #expect(!pattern.matches(#"[true, null, "e\u0301", 2.5, 1.0]"#), "a decomposed é is not a precomposed one")
         #expect(!pattern.matches(#"[true, null, "e", 2.5, 1.0]"#))
         let big = StringValuePattern.equalToJson(
             .array([.integer(9_007_199_254_740_993), .integer(1)]), ignoreArrayOrder: true,

@@ -65,7 +65,8 @@ extension AdminAPI {
         let stub: StubMapping
         do {
             stub = try StubMapping(
-                json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot))
+                json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot),
+                text: body)
         } catch {
             throw .badRequest("Invalid stub mapping", error.description)
         }

@@ -17,6 +17,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public let path: String
     /// The raw path, still percent-encoded.
     public let rawPath: String
+    /// The path in its RFC 3986 §6.2.2 normal form (``URINormalForm``): what `urlPath`, `url` and
+    /// `urlPathTemplate` compare, byte for byte. Computed on use: a path with no `%` and only characters a URI
+    /// holds raw (every shipped stub's) is its own normal form, found in one pass over its bytes.
+    public var normalizedPath: String { URINormalForm.normalize(rawPath) }
     /// The raw query string after `?`, or `nil` when the target has no `?`.
     public let rawQuery: String?
     /// Query parameters in order, names and values percent-decoded once with `+` read as a space
@@ -68,7 +72,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Every value of the query parameter `name` (names compare exactly, as WireMock does).
     public func queryValues(_ name: String) -> [String] {
-        queryParameters.filter { $0.name == name }.map(\.value)
+        queryParameters.filter { $0.name.utf8.elementsEqual(name.utf8) }.map(\.value)
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
@@ -76,7 +80,14 @@ public struct HTTPRequest: Sendable, Hashable {
         String(data: body, encoding: .utf8)
     }
 
-    /// The path and query, path decoded once and query kept as received: what `url` matchers compare.
+    /// The path and query in their RFC 3986 §6.2.2 normal form (``URINormalForm``): what `url` matchers
+    /// compare. An empty query (`/a?`) counts as none, as in WireMock.
+    public var normalizedURL: String {
+        guard let rawQuery, !rawQuery.isEmpty else { return normalizedPath }
+        return "\(normalizedPath)?\(URINormalForm.normalize(rawQuery))"
+    }
+
+    /// The path and query, path decoded once and query kept as received: what `urlPattern` regexes see first.
     /// An empty query (`/a?`) counts as none, as in WireMock.
     public var decodedURL: String {
         guard let rawQuery, !rawQuery.isEmpty else { return path }

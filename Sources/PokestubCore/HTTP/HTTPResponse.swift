@@ -2,7 +2,7 @@
 public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
     public var status: Int
-    /// Header fields to send. The server sets `Content-Length` itself from the body.
+    /// Header fields to send. The server sets `Content-Length` itself, from the body (or ``headContentLength``).
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: ResponseBody
@@ -11,6 +11,9 @@ public struct HTTPResponse: Sendable {
     public var delayMilliseconds: Int
     /// A deliberate failure instead of a response (WireMock's `fault`).
     public var fault: Fault?
+    /// For an answer to `HEAD` with no body at hand (a recorded `HEAD`): the `Content-Length` to send, in
+    /// bytes, with no body after the head. `nil` sends the body's own length. See ``answeringHead()``.
+    public var headContentLength: Int?
 
     /// Ways to fail deliberately, as WireMock's `fault` field names them.
     public enum Fault: String, Sendable, CaseIterable {
@@ -30,6 +33,21 @@ public struct HTTPResponse: Sendable {
         self.body = body
         self.delayMilliseconds = delayMilliseconds
         self.fault = fault
+    }
+
+    /// This response as the answer to a `HEAD` request: the header fields a `GET` would get, `Content-Length`
+    /// included, and no body (RFC 9110 §9.3.2).
+    ///
+    /// With a body, nothing changes: the server sends the body's length and leaves the body out. Without one,
+    /// a `Content-Length` field the response declares (a recorded `HEAD` keeps the upstream's) becomes
+    /// ``headContentLength``, since the server otherwise writes that field from the (empty) body.
+    public func answeringHead() -> HTTPResponse {
+        guard body.count == 0, let declared = headers["Content-Length"], !declared.isEmpty,
+            declared.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int(declared)
+        else { return self }
+        var answer = self
+        answer.headContentLength = length
+        return answer
     }
 
     /// A JSON response with `Content-Type: application/json`.

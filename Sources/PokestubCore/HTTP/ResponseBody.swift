@@ -61,11 +61,14 @@ public final class ResponseBody: @unchecked Sendable {
         public var generation: Int
         /// The base URL the variant's links point at.
         public var target: String
+        /// The upstream base URL the body's stub was recorded from, whose links the variant replaces too.
+        public var recordedFrom: String?
 
         /// Creates a key.
-        public init(generation: Int, target: String) {
+        public init(generation: Int, target: String, recordedFrom: String? = nil) {
             self.generation = generation
             self.target = target
+            self.recordedFrom = recordedFrom
         }
     }
 

@@ -8,15 +8,19 @@ extension RequestJournal {
     ///   - request: The request as the scope saw it (a session's request without its `/__sessions/{id}`).
     ///   - stub: The stub that answered, or `nil` when none did (a near-miss 404, a proxied answer).
     ///   - status: The answer's status code.
+    ///   - responseHeaders: The answer's header fields, kept for an answer from the upstream (redacted);
+    ///     `nil` for the others.
     ///   - timing: When the request arrived; the event's duration runs from it to now.
     ///   - id: The event's id, when it was chosen before the answer (to find a proxied exchange again); a new
     ///     one otherwise.
     public func recordAnswer(
-        to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, timing: ServeTiming, id: UUID? = nil
+        to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, responseHeaders: HTTPHeaders? = nil,
+        timing: ServeTiming, id: UUID? = nil
     ) {
         append(
             ServeEvent(
                 id: id ?? nextEventID(), receivedAt: timing.receivedAt, request: request, stub: stub,
-                responseStatus: status, durationMilliseconds: timing.elapsedMilliseconds))
+                responseStatus: status, responseHeaders: responseHeaders,
+                durationMilliseconds: timing.elapsedMilliseconds))
     }
 }

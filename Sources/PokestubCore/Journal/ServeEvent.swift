@@ -12,6 +12,9 @@ public struct ServeEvent: Sendable {
     public var stub: StubReference?
     /// The status sent.
     public var responseStatus: Int
+    /// The header fields sent, for an answer from the upstream (record and proxy modes), redacted as a
+    /// recording is (``RecordingOptions/redactedHeaders``); `nil` for other answers.
+    public var responseHeaders: HTTPHeaders?
     /// Time from receiving the request to having its response ready, in milliseconds (a stub's fixed delay
     /// is not included).
     public var durationMilliseconds: Double
@@ -40,13 +43,14 @@ public struct ServeEvent: Sendable {
     /// Creates an event.
     public init(
         id: UUID = UUID(), receivedAt: Date, request: HTTPRequest, stub: StubReference?, responseStatus: Int,
-        durationMilliseconds: Double
+        responseHeaders: HTTPHeaders? = nil, durationMilliseconds: Double
     ) {
         self.id = id
         self.receivedAt = receivedAt
         self.request = request
         self.stub = stub
         self.responseStatus = responseStatus
+        self.responseHeaders = responseHeaders
         self.durationMilliseconds = durationMilliseconds
     }
 }
@@ -54,15 +58,18 @@ public struct ServeEvent: Sendable {
 extension ServeEvent {
     /// The event as the admin API shows it, in WireMock's serve-event shape:
     /// `{"id", "request": {"url", "absoluteUrl", "method", "clientIp", "headers", "queryParams", "body",
-    /// "bodyAsBase64", "loggedDate", "loggedDateString"}, "response": {"status"}, "wasMatched",
+    /// "bodyAsBase64", "loggedDate", "loggedDateString"}, "response": {"status", "headers" (an answer from
+    /// the upstream only)}, "wasMatched",
     /// "stubMapping": {"id", "name"} | null, "timing": {"totalTime"}}`.
     ///
     /// - Parameter baseURL: The server's base URL, for `absoluteUrl`.
     public func json(baseURL: String) -> JSONValue {
+        var response: [String: JSONValue] = ["status": .integer(Int64(responseStatus))]
+        if let responseHeaders { response["headers"] = HTTPRequest.headersJSON(responseHeaders) }
         var event: [String: JSONValue] = [
             "id": .string(id.uuidString.lowercased()),
             "request": request.journalJSON(baseURL: baseURL, receivedAt: receivedAt),
-            "response": .object(["status": .integer(Int64(responseStatus))]),
+            "response": .object(response),
             "wasMatched": .bool(wasMatched),
             "timing": .object([
                 "totalTime": .double((durationMilliseconds * 1000).rounded() / 1000),
@@ -82,15 +89,6 @@ extension ServeEvent {
 extension HTTPRequest {
     /// The request as the admin API shows it (WireMock's logged request).
     public func journalJSON(baseURL: String, receivedAt: Date) -> JSONValue {
-        var headerObject: [String: JSONValue] = [:]
-        for field in headers {
-            switch headerObject[field.name] {
-            case nil: headerObject[field.name] = .string(field.value)
-            case .string(let first)?: headerObject[field.name] = .array([.string(first), .string(field.value)])
-            case .array(let values)?: headerObject[field.name] = .array(values + [.string(field.value)])
-            default: break
-            }
-        }
         var query: [String: JSONValue] = [:]
         for parameter in queryParameters {
             let existing =
@@ -106,7 +104,7 @@ extension HTTPRequest {
             "url": .string(rawURL),
             "absoluteUrl": .string(baseURL + rawURL),
             "method": .string(method),
-            "headers": .object(headerObject),
+            "headers": HTTPRequest.headersJSON(headers),
             "queryParams": .object(query),
             "bodyAsBase64": .string(body.base64EncodedString()),
             "loggedDate": .integer(Int64((receivedAt.timeIntervalSince1970 * 1000).rounded())),
@@ -119,6 +117,38 @@ extension HTTPRequest {
             object["body"] = .null
         }
         return .object(object)
+    }
+}
+
+extension HTTPRequest {
+    /// Header fields as the journal shows them: one member per name, a repeated name as an array of values.
+    static func headersJSON(_ headers: HTTPHeaders) -> JSONValue {
+        var headerObject: [String: JSONValue] = [:]
+        for field in headers {
+            switch headerObject[field.name] {
+            case nil: headerObject[field.name] = .string(field.value)
+            case .string(let first)?: headerObject[field.name] = .array([.string(first), .string(field.value)])
+            case .array(let values)?: headerObject[field.name] = .array(values + [.string(field.value)])
+            default: break
+            }
+        }
+        return .object(headerObject)
+    }
+
+    /// The request with the values of secret header fields redacted as a recording redacts them
+    /// (``RecordingOptions/redactedHeaders``; cookies keep their names): what the journal keeps of a request
+    /// sent upstream.
+    func redactingHeaders(_ options: RecordingOptions) -> HTTPRequest {
+        var redacted = self
+        redacted.headers = headers.redacted(options)
+        return redacted
+    }
+}
+
+extension HTTPHeaders {
+    /// The fields with secret values redacted as a recording redacts them (``RecordingOptions/redactedHeaders``).
+    func redacted(_ options: RecordingOptions) -> HTTPHeaders {
+        HTTPHeaders(fields.map { (name: $0.name, value: options.recordedValue(name: $0.name, value: $0.value)) })
     }
 }
 

@@ -2,7 +2,8 @@
 ///
 /// WireMock compares with JsonUnit: `ignoreArrayOrder` turns on `IGNORING_ARRAY_ORDER`, and
 /// `ignoreExtraElements` turns on both `IGNORING_EXTRA_FIELDS` and `IGNORING_EXTRA_ARRAY_ITEMS`, so the request
-/// may have more object members and more array items than the stub expects.
+/// may have more object members and more array items than the stub expects. Strings and keys compare by
+/// Unicode scalars, never by canonical equivalence.
 enum JSONComparison {
     /// Whether `actual` equals `expected`.
     ///
@@ -48,8 +49,11 @@ enum JSONComparison {
         case (.object(let expectedMembers), .object(let actualMembers)):
             if !ignoreExtraElements && expectedMembers.count != actualMembers.count { return false }
             return expectedMembers.allSatisfy { key, value in
-                guard let other = actualMembers[key] else { return false }
-                return equal(value, other)
+                // Keys compare by scalars too; the dictionary finds a canonically equivalent one.
+                guard let index = actualMembers.index(forKey: key),
+                    actualMembers[index].key.utf8.elementsEqual(key.utf8)
+                else { return false }
+                return equal(value, actualMembers[index].value)
             }
         case (.array(let expectedItems), .array(let actualItems)):
             if ignoreExtraElements {
@@ -61,6 +65,8 @@ enum JSONComparison {
                 return zip(expectedItems, actualItems).allSatisfy { equal($0, $1) }
             }
             return containsAll(expectedItems, in: actualItems, budget: budget, equal: equal)
+        case (.string(let expectedText), .string(let actualText)):
+            return expectedText.utf8.elementsEqual(actualText.utf8)
         default:
             return expected.jsonEquals(actual)
         }
@@ -128,7 +134,8 @@ enum JSONComparison {
         case null
         case bool(Bool)
         case number(Double)
-        case string(String)
+        /// UTF-8 bytes: strings are equal by Unicode scalars, not by canonical equivalence.
+        case string([UInt8])
     }
 
     /// The keys of items that are all plain values whose equality the key decides exactly, else `nil`: an
@@ -140,7 +147,7 @@ enum JSONComparison {
             switch item {
             case .null: keys.append(.null)
             case .bool(let value): keys.append(.bool(value))
-            case .string(let value): keys.append(.string(value))
+            case .string(let value): keys.append(.string(Array(value.utf8)))
             case .double(let value): keys.append(.number(value))
             case .integer(let value):
                 guard let exact = Double(exactly: value) else { return nil }

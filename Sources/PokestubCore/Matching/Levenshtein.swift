@@ -2,9 +2,10 @@
 enum Levenshtein {
     /// The edit distance divided by the longer length: 0 for equal strings, 1 for nothing in common.
     ///
-    /// Works on UTF-8 bytes and gives up beyond 2,048 bytes (returns 1 unless equal) to stay cheap.
+    /// Works on UTF-8 bytes, so strings that differ only in Unicode scalars (a decomposed `é` against a
+    /// precomposed one) are apart, and gives up beyond 2,048 bytes (returns 1 unless equal) to stay cheap.
     static func normalizedDistance(_ lhs: String, _ rhs: String) -> Double {
-        if lhs == rhs { return 0 }
+        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
         let a = Array(lhs.utf8)
         let b = Array(rhs.utf8)
         let longest = max(a.count, b.count)

@@ -83,10 +83,25 @@ extension MatchResult.Difference: CustomStringConvertible {
     ///
     /// The method and URL expect a literal value, shown quoted; other fields expect a pattern, shown as its
     /// summary (`equalTo "20"`, `absent`), which is already readable as it is.
+    ///
+    /// Text that reads the same but differs in Unicode scalars (a decomposed `é` against a precomposed one;
+    /// matching compares scalars) gets both written with non-ASCII scalars escaped:
+    /// `(Unicode scalars differ: expected equalTo "flab\u{E9}b\u{E9}", got "flabe\u{301}be\u{301}")`.
     public var description: String {
         let actualText = actual.map { $0.debugDescription } ?? "nothing"
         let isLiteral = field == "method" || URLPattern.fieldNames.contains(field)
-        return "\(field): expected \(isLiteral ? expected.debugDescription : expected), got \(actualText)"
+        let expectedText = isLiteral ? expected.debugDescription : expected
+        var line = "\(field): expected \(expectedText), got \(actualText)"
+        if let actual, !actual.isEmpty, expectedText.contains(actual), !expectedText.containsScalars(actual) {
+            line += " (Unicode scalars differ: expected \(Self.escaped(expectedText)), got \(Self.escaped(actualText)))"
+        }
+        return line
+    }
+
+    /// The text with every non-ASCII scalar written as `\u{XXXX}`.
+    private static func escaped(_ text: String) -> String {
+        text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+            .joined()
     }
 }
 

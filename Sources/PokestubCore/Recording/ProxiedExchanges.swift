@@ -11,6 +11,8 @@ final class ProxiedExchanges: Sendable {
         var eventID: UUID
         var request: HTTPRequest
         var response: UpstreamResponse
+        /// The upstream base URL it went to.
+        var upstream: String
 
         var bytes: Int { request.body.count + response.body.count }
     }

@@ -7,10 +7,9 @@ import Foundation
 ///   `queryParameters` entry per parameter, which compares order-insensitively); captured headers; and the
 ///   body (`equalToJson` for JSON, `equalTo` for text).
 /// - The response keeps status and headers minus hop-by-hop, body-describing and volatile ones, with secrets
-///   redacted. JSON bodies become `jsonBody` (pretty, sorted keys) up to
-///   ``RecordingOptions/largeBodyBytes``, text becomes `body`; larger or binary bodies go to
-///   `__files/` through `bodyFileName` (large JSON pretty-printed with sorted keys, everything else as
-///   received after content decoding).
+///   redacted. JSON bodies become `jsonBody` up to ``RecordingOptions/largeBodyBytes``, indented but with
+///   the upstream's member order, numbers and escapes (``Recording/jsonBodyText``), text becomes `body`;
+///   larger or binary bodies go to `__files/` through `bodyFileName`, as received after content decoding.
 /// - Secret query parameter values are matched with `{"matches": ".*"}` and shown as `<redacted>`.
 public struct Recorder: Sendable {
     /// What to keep and how.
@@ -29,24 +28,31 @@ public struct Recorder: Sendable {
     ///   - request: The request as the client sent it.
     ///   - response: The upstream's response, body decoded.
     ///   - key: The request's recording key under ``options``, when the caller has it already.
+    ///   - upstream: The upstream base URL the exchange went to, kept in the mapping's `metadata` under
+    ///     ``StubMapping/recordedFromKey`` so serving can point that upstream's links at the daemon.
     /// - Returns: The mapping and body file to write.
-    public func recording(of request: HTTPRequest, response: UpstreamResponse, key: RecordingKey? = nil) -> Recording {
+    public func recording(
+        of request: HTTPRequest, response: UpstreamResponse, key: RecordingKey? = nil, upstream: String? = nil
+    ) -> Recording {
         let key = key ?? RecordingKey(request, options: options)
         let fileName = RecordingFileName(key: key)
         let id = StubMapping.derivedID(from: fileName.mappingPath)
         var responseJSON: [String: JSONValue] = ["status": .integer(Int64(response.status))]
-        let headers = recordedHeaders(response.headers)
+        let headers = recordedHeaders(response.headers, requestMethod: request.method)
         if case .object(let members) = headers, !members.isEmpty { responseJSON["headers"] = headers }
         let contentType = response.headers["Content-Type"]
         var bodyFile: Recording.BodyFileToWrite?
+        var jsonBodyText: Data?
         if !response.body.isEmpty {
             let large = response.body.count > options.largeBodyBytes
             switch Recorder.classify(response.body, contentType: contentType) {
             case .json(let json):
                 if large {
-                    bodyFile = .init(name: fileName.bodyFileName(extension: "json"), data: CanonicalJSON.pretty(json))
+                    // As received: replayed byte for byte.
+                    bodyFile = .init(name: fileName.bodyFileName(extension: "json"), data: response.body)
                 } else {
                     responseJSON["jsonBody"] = json
+                    jsonBodyText = response.body
                 }
             case .text(let text):
                 if large {
@@ -61,14 +67,20 @@ public struct Recorder: Sendable {
             }
         }
         if let bodyFile { responseJSON["bodyFileName"] = .string(bodyFile.name) }
-        let mapping: JSONValue = .object([
+        var mappingJSON: [String: JSONValue] = [
             "id": .string(id.uuidString.lowercased()),
             "name": .string(displayName(of: request)),
             "request": requestPattern(for: request, key: key),
             "response": .object(responseJSON),
-        ])
+        ]
+        if let upstream, !upstream.isEmpty {
+            let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
+            mappingJSON["metadata"] = .object([StubMapping.recordedFromKey: .string(base)])
+        }
+        let mapping: JSONValue = .object(mappingJSON)
         return Recording(
-            key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, body: response.body)
+            key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, body: response.body,
+            jsonBodyText: jsonBodyText)
     }
 
     /// `GET /api/v2/pokemon/?offset=20&limit=20`, secret query values shown as `<redacted>`.
@@ -131,10 +143,14 @@ public struct Recorder: Sendable {
     }
 
     /// The response headers to record, as a JSON object: repeated names become arrays, secrets redacted.
-    func recordedHeaders(_ headers: HTTPHeaders) -> JSONValue {
+    ///
+    /// - Parameters:
+    ///   - headers: The fields as the upstream sent them.
+    ///   - requestMethod: The method of the request answered (an answer to `HEAD` keeps `Content-Length`).
+    func recordedHeaders(_ headers: HTTPHeaders, requestMethod: String) -> JSONValue {
         let volatile = Set(options.volatileHeaders.map(\.asciiLowercased))
         var object: [String: JSONValue] = [:]
-        for field in HeaderPolicy.recordedResponseHeaders(headers, volatile: volatile) {
+        for field in HeaderPolicy.recordedResponseHeaders(headers, volatile: volatile, requestMethod: requestMethod) {
             let value = JSONValue.string(options.recordedValue(name: field.name, value: field.value))
             switch object[field.name] {
             case nil: object[field.name] = value

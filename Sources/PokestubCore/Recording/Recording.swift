@@ -16,6 +16,10 @@ public struct Recording: Sendable {
     public var bodyFile: BodyFileToWrite?
     /// The body's bytes and content type, to inline the body when nothing is written to disk.
     public var body: Data
+    /// The upstream's JSON text when the body is the mapping's `jsonBody`: written in the mapping file in its
+    /// own member order, numbers and escapes (``JSONText/pretty(_:level:)``), so the stub serves it compacted
+    /// as the upstream wrote it, byte for byte when the upstream sent compact JSON.
+    public var jsonBodyText: Data? = nil
 
     /// A body file to write under `__files/`.
     public struct BodyFileToWrite: Sendable, Hashable {
@@ -35,8 +39,26 @@ public struct Recording: Sendable {
         }
     }
 
-    /// The mapping file's bytes: canonical pretty JSON (``CanonicalJSON``) with a final newline, stable for review.
-    public var mappingData: Data { CanonicalJSON.pretty(mapping) }
+    /// The mapping file's bytes: canonical pretty JSON (``CanonicalJSON``) with a final newline, stable for
+    /// review, and the `jsonBody` as the upstream wrote it (``jsonBodyText``), indented the same way.
+    public var mappingData: Data {
+        guard let jsonBodyText, case .object(var members) = mapping, case .object(var response)? = members["response"]
+        else { return CanonicalJSON.pretty(mapping) }
+        response["jsonBody"] = .string(Recording.jsonBodyPlaceholder)
+        members["response"] = .object(response)
+        let canonical = CanonicalJSON.pretty(.object(members))
+        // The placeholder as CanonicalJSON writes it: its control characters escaped, so no other string of a
+        // recording (header values and patterns hold none) can be written the same.
+        let written = Data(#""\u0001pokestub-jsonBody\u0001""#.utf8)
+        guard let range = canonical.range(of: written) else { return CanonicalJSON.pretty(mapping) }
+        var data = canonical
+        // `jsonBody` is a member of `response`, a member of the mapping: indentation level 2.
+        data.replaceSubrange(range, with: JSONText.pretty(jsonBodyText, level: 2))
+        return data
+    }
+
+    /// What `jsonBody` holds while the rest of the mapping is written.
+    private static let jsonBodyPlaceholder = "\u{1}pokestub-jsonBody\u{1}"
 
     /// The mapping with the body inside (`base64Body` instead of `bodyFileName`), for recordings kept only
     /// in memory.

@@ -42,20 +42,24 @@ final class RecordingPersistence: Sendable {
     ///   - response: The upstream's answer.
     ///   - key: The request's recording key under `options`.
     ///   - options: Redaction, body placement and persistence.
+    ///   - upstream: The upstream base URL the request went to, kept in the mapping's `metadata`.
     /// - Returns: The stub now serving it, and how it compares with the disk.
     /// - Throws: ``RecordingWriteError`` when a file cannot be written; ``StubDefinitionError`` when the
     ///   recording is not a stub the loader accepts.
     func record(
-        _ request: HTTPRequest, _ response: UpstreamResponse, key: RecordingKey, options: RecordingOptions
+        _ request: HTTPRequest, _ response: UpstreamResponse, key: RecordingKey, options: RecordingOptions,
+        upstream: String
     ) throws -> RecordedStub {
         let rootURL = store.root.map { URL(fileURLWithPath: $0) }
         let writer = rootURL.map(RecordingWriter.init(root:))
         let persist = options.persist && writer != nil
-        let exchange = persist ? ExchangeSignature(request, response, key: key, options: options) : nil
+        let exchange =
+            persist ? ExchangeSignature(request, response, key: key, options: options, upstream: upstream) : nil
         if let exchange, let again = unchangedRecording(at: RecordingFileName(key: key).mappingPath, exchange) {
             return again
         }
-        let recording = Recorder(options: options).recording(of: request, response: response, key: key)
+        let recording = Recorder(options: options).recording(
+            of: request, response: response, key: key, upstream: upstream)
         let path = recording.fileName.mappingPath
         let mappingData = recording.mappingData
         let latest = RecordingWriter.fingerprint(of: recording, mappingData: mappingData)
@@ -70,10 +74,13 @@ final class RecordingPersistence: Sendable {
             }
             return (original, original == nil ? .new : (original == latest ? .unchanged : .changed), nil)
         }
+        // The stub is read from the bytes written (or, kept in memory, that would be), so its `jsonBody` is
+        // served as the upstream wrote it.
         let stub = try StubMapping(
             json: persist ? recording.mapping : recording.inlineMapping, defaultID: recording.id,
             source: persist ? .file(path) : .runtime,
-            bodyFiles: BodyFileStore(root: persist ? rootURL?.appendingPathComponent("__files") : nil))
+            bodyFiles: BodyFileStore(root: persist ? rootURL?.appendingPathComponent("__files") : nil),
+            definitionSource: recording.bodyFile == nil || persist ? StubDefinitionSource(data: mappingData) : nil)
         store.add(stub)
         let recorded = RecordedStub(
             stub: stub, change: written.change, path: path, original: written.original, latest: latest)

@@ -107,7 +107,9 @@ public final class Recordings: Sendable {
                 case .success(let response) where plan.records:
                     return record(request, response, plan: plan)
                 case .success(let response):
-                    proxied.keep(ProxiedExchanges.Exchange(eventID: eventID, request: request, response: response))
+                    proxied.keep(
+                        ProxiedExchanges.Exchange(
+                            eventID: eventID, request: request, response: response, upstream: plan.upstream))
                     return .proxied(response)
                 }
             }, completion: completion)
@@ -115,13 +117,14 @@ public final class Recordings: Sendable {
 
     private func record(_ request: HTTPRequest, _ response: UpstreamResponse, plan: ForwardPlan) -> ForwardOutcome {
         do {
-            let recorded = try persistence.record(request, response, key: plan.key, options: plan.options)
+            let recorded = try persistence.record(
+                request, response, key: plan.key, options: plan.options, upstream: plan.upstream)
             run.note(recorded)
             logger.info(
                 "recorded \(request.method) \(request.rawURL) from \(plan.upstream) as \(recorded.path) "
                     + "(\(recorded.sameAnswer ? "unchanged: the same answer, nothing written" : recorded.change.rawValue))"
             )
-            return .stub(recorded.stub)
+            return .recorded(recorded.stub, response)
         } catch {
             logger.error("not recorded: \(request.method) \(request.rawURL): \(error)")
             return .proxied(response)
@@ -166,7 +169,9 @@ public final class Recordings: Sendable {
         for exchange in proxied.take(journaled: Set(events.map(\.id)), matching: spec) {
             do {
                 let key = RecordingKey(exchange.request, options: options)
-                ledger.note(try persistence.record(exchange.request, exchange.response, key: key, options: options))
+                ledger.note(
+                    try persistence.record(
+                        exchange.request, exchange.response, key: key, options: options, upstream: exchange.upstream))
             } catch {
                 logger.error("snapshot: not recorded: \(exchange.request.method) \(exchange.request.rawURL): \(error)")
             }

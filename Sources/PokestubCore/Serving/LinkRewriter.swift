@@ -8,7 +8,8 @@ import PokestubLocking
 /// api/v2/ability/65/`); the shipped stubs in `stubs/` hold the same kind of links. Storing them unchanged
 /// keeps recordings faithful, diffable against the live API and independent of the port pokestub happens
 /// to run on. At serve time every occurrence of an upstream base URL (the configured `upstream`,
-/// `https://pokeapi.co`, and any `targetBaseUrl` recorded from at run time) followed by `/`, `"`, `?`, `#`
+/// `https://pokeapi.co`, any `targetBaseUrl` recorded from at run time, and the upstream a stub was recorded
+/// from, which its `metadata` names: ``StubMapping/recordedUpstream``) followed by `/`, `"`, `?`, `#`
 /// or the end of a token is replaced with the daemon's base URL (``ServerInfo/baseURL``), in bodies and in
 /// the `Location` header of redirects. JSON's escaped form (`https:\/\/pokeapi.co`) is handled too.
 ///
@@ -62,15 +63,18 @@ public final class LinkRewriter: Sendable {
     /// - Parameters:
     ///   - response: The stub's response; the rewritten body is kept with its body object.
     ///   - base: The base URL links should point at; default the daemon's (a session passes its own).
+    ///   - recordedFrom: The upstream base URL the stub was recorded from, replaced too.
     /// - Returns: The response to send; the same body object when there is nothing to rewrite.
-    public func rewrite(_ response: HTTPResponse, to base: String? = nil) -> HTTPResponse {
+    public func rewrite(_ response: HTTPResponse, to base: String? = nil, recordedFrom: String? = nil) -> HTTPResponse {
         let target = base ?? info.baseURL
         var result = response
-        rewriteLocation(&result, to: target)
+        let (configured, generation) = state.withLock { ($0.bases, $0.generation) }
+        let bases = recordedFrom.map { LinkRewriter.normalized(configured + [$0]) } ?? configured
+        rewriteLocation(&result, to: target, bases: bases)
         let body = response.body
         guard body.count >= 8 else { return result }
-        let (bases, generation) = state.withLock { ($0.bases, $0.generation) }
-        result.body = body.variant(for: ResponseBody.VariantKey(generation: generation, target: target)) {
+        let key = ResponseBody.VariantKey(generation: generation, target: target, recordedFrom: recordedFrom)
+        result.body = body.variant(for: key) {
             guard !LinkRewriter.isBinary(response.headers["Content-Type"]),
                 let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
             else { return nil }
@@ -85,7 +89,7 @@ public final class LinkRewriter: Sendable {
     /// - Returns: The response to send.
     public func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
         var result = response
-        rewriteLocation(&result, to: info.baseURL)
+        rewriteLocation(&result, to: info.baseURL, bases: upstreamBases)
         if !LinkRewriter.isBinary(response.headers["Content-Type"]),
             let data = LinkRewriter.rewrite(response.body.data, bases: upstreamBases, to: info.baseURL)
         {
@@ -94,12 +98,12 @@ public final class LinkRewriter: Sendable {
         return result
     }
 
-    private func rewriteLocation(_ response: inout HTTPResponse, to target: String) {
+    private func rewriteLocation(_ response: inout HTTPResponse, to target: String, bases: [String]) {
         guard (300..<400).contains(response.status) || response.status == 201,
             let location = response.headers["Location"]
         else { return }
         let data = Data(location.utf8)
-        if let rewritten = LinkRewriter.rewrite(data, bases: upstreamBases, to: target) {
+        if let rewritten = LinkRewriter.rewrite(data, bases: bases, to: target) {
             response.headers.replace(name: "Location", value: String(decoding: rewritten, as: UTF8.self))
         }
     }

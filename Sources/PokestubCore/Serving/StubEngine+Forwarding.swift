@@ -4,6 +4,10 @@ extension StubEngine {
     /// Answers a request through the upstream, later: records it, or passes the upstream's answer on, or
     /// answers 502/504 when there is none. The server's thread is released while the upstream works.
     ///
+    /// A recorded answer reaches the client as the upstream sent it (`Set-Cookie`, tokens and all, links
+    /// pointed at pokestub when links are rewritten): redaction is for what is written to disk and to the
+    /// journal, whose serve event holds the request's and the upstream's header fields redacted.
+    ///
     /// The serve event is journaled when the answer is ready. A recorded request names its new stub; a
     /// proxied one or a failure names none, so it is listed by `GET /__admin/requests/unmatched` (no stub
     /// answered it), and `POST /__admin/recordings/snapshot` can turn proxied ones into stubs later.
@@ -20,21 +24,33 @@ extension StubEngine {
         let journal = scope.journal
         return .deferred { [self] complete in
             recordings.forward(request, plan: plan, eventID: eventID) { [self] outcome in
-                let response: HTTPResponse
+                var response: HTTPResponse
                 var reference: ServeEvent.StubReference?
+                var fromUpstream = false
                 switch outcome {
                 case .stub(let stub):
                     var fromStub = stub.response.httpResponse
                     fromStub.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
-                    response = linkRewriter?.rewrite(fromStub) ?? fromStub
+                    response = linkRewriter?.rewrite(fromStub, recordedFrom: stub.recordedUpstream) ?? fromStub
                     reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
+                case .recorded(let stub, let upstreamResponse):
+                    response = proxiedResponse(upstreamResponse, to: request)
+                    response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
+                    reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
+                    fromUpstream = true
                 case .proxied(let upstreamResponse):
-                    response = proxiedResponse(upstreamResponse)
+                    response = proxiedResponse(upstreamResponse, to: request)
+                    fromUpstream = true
                 case .failed(let error):
                     response = StubEngine.upstreamFailure(error, upstream: plan.upstream)
                 }
+                if request.method == "HEAD" { response = response.answeringHead() }
+                // The client gets the upstream's header fields as sent; the journal keeps them redacted, as a
+                // recording would, and the request's too.
                 journal.recordAnswer(
-                    to: request, stub: reference, status: response.status, timing: timing, id: eventID)
+                    to: request.redactingHeaders(plan.options), stub: reference, status: response.status,
+                    responseHeaders: fromUpstream ? response.headers.redacted(plan.options) : nil, timing: timing,
+                    id: eventID)
                 complete(response)
             }
         }
@@ -46,8 +62,12 @@ extension StubEngine {
     /// it byte by byte even when no upstream base URL occurs in it. Here the `Location` header goes through
     /// the rewriter (with an empty body); the body is searched in the upstream's own bytes with `memmem`,
     /// rewritten only when a base URL occurs, and then copied into its ``ResponseBody``.
-    func proxiedResponse(_ upstream: UpstreamResponse) -> HTTPResponse {
-        let headers = HeaderPolicy.proxiedResponseHeaders(upstream.headers)
+    ///
+    /// - Parameters:
+    ///   - upstream: The upstream's answer.
+    ///   - request: The request it answers (an answer to `HEAD` keeps the upstream's `Content-Length`).
+    func proxiedResponse(_ upstream: UpstreamResponse, to request: HTTPRequest) -> HTTPResponse {
+        let headers = HeaderPolicy.proxiedResponseHeaders(upstream.headers, requestMethod: request.method)
         let empty = HTTPResponse(status: upstream.status, headers: headers, body: .empty)
         guard let linkRewriter else {
             var response = empty

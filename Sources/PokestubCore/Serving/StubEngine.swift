@@ -109,7 +109,10 @@ public final class StubEngine: HTTPHandler {
         let mode = scope.forwardsUpstream ? info.mode : .replay
         if mode == .record { return forward(request, in: scope, mode: mode, timing: timing) }
         if let match = scope.match(request) {
-            let response = linkRewriter?.rewrite(match.response, to: scope.linkBase) ?? match.response
+            var response =
+                linkRewriter?.rewrite(match.response, to: scope.linkBase, recordedFrom: match.recordedUpstream)
+                ?? match.response
+            if request.method == "HEAD" { response = response.answeringHead() }
             if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
             scope.journal.recordAnswer(to: request, stub: match.stub, status: response.status, timing: timing)
             return .response(response)

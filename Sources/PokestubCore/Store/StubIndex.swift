@@ -41,6 +41,9 @@ public final class StubIndex: Sendable {
         public var position: Int
         /// The stub's scenario rule: the caller moves the scenario to its new state.
         public var scenario: ScenarioRule?
+        /// The upstream the stub was recorded from (``StubMapping/recordedUpstream``), whose links the
+        /// response gets pointed at the serving daemon.
+        public var recordedUpstream: String?
     }
 
     /// Builds the index.
@@ -128,11 +131,11 @@ public final class StubIndex: Sendable {
                 }
             }
         }
-        if let group = byLiteralPath[request.path] {
+        if let group = byLiteralPath[request.normalizedPath] {
             group.forEachCandidateList(for: request, consider)
         }
         if !byPrefix.isEmpty {
-            let path = request.path
+            let path = request.normalizedPath
             var position = path.startIndex
             while let slash = path[position...].firstIndex(of: "/") {
                 let next = path.index(after: slash)
@@ -143,7 +146,9 @@ public final class StubIndex: Sendable {
         consider(unindexed)
         return best.map {
             let response = bodyFiles[$0]?.response(with: responses[$0]) ?? responses[$0]
-            return Match(stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0])
+            return Match(
+                stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0],
+                recordedUpstream: stubs[$0].recordedUpstream)
         }
     }
 
@@ -153,8 +158,8 @@ public final class StubIndex: Sendable {
     public func nearMissCandidates(for request: HTTPRequest, limit: Int = 500) -> [StubMapping] {
         // Stubs at the request's own path come first: a list page that differs only in `limit` must not be
         // crowded out of the first `limit` by the thousands of stubs in the same folder.
-        var chosen: [Int] = byLiteralPath[request.path]?.all ?? []
-        var folder = StubIndex.folder(of: request.path)
+        var chosen: [Int] = byLiteralPath[request.normalizedPath]?.all ?? []
+        var folder = StubIndex.folder(of: request.normalizedPath)
         while true {
             if let group = byParent[folder] { chosen += group }
             if chosen.count >= 3 || folder == "/" || folder.isEmpty { break }

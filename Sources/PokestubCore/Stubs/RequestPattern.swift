@@ -69,7 +69,8 @@ public struct RequestPattern: Sendable, Hashable {
         exactName: Bool
     ) -> Bool {
         var present = false
-        for field in fields where exactName ? field.name == name : field.name.caseInsensitiveEquals(name) {
+        for field in fields
+        where exactName ? field.name.utf8.elementsEqual(name.utf8) : field.name.caseInsensitiveEquals(name) {
             present = true
             if pattern.matches(field.value) { return true }
         }
@@ -99,7 +100,14 @@ public struct RequestPattern: Sendable, Hashable {
         }
         if let url {
             let field = url.field
-            let actual = field.name.hasPrefix("urlPath") ? request.path : request.decodedURL
+            // The forms compared, so the report shows the exact difference (`%26` against `&`).
+            let actual: String
+            switch url {
+            case .url: actual = request.normalizedURL
+            case .urlPath, .urlPathTemplate: actual = request.normalizedPath
+            case .urlPattern: actual = request.decodedURL
+            case .urlPathPattern: actual = request.path
+            }
             record(field.name, expected: field.value, actual: actual, distance: url.distance(request), weight: 10)
         }
         for (name, pattern) in queryParameters.sorted(by: { $0.key < $1.key }) {

@@ -71,8 +71,11 @@ extension ResponseDefinition {
     /// - Parameters:
     ///   - json: The `response` object.
     ///   - bodyFiles: Where `bodyFileName` is looked up.
+    ///   - jsonBodyText: The `jsonBody` value as written in the source text, when known: served compacted
+    ///     (``JSONText/compacted(_:)``), so key order, number spelling and string escapes stay as written;
+    ///   without it the parsed value is serialised (keys sorted).
     /// - Throws: ``StubDefinitionError`` naming the field.
-    init(json: JSONValue, bodyFiles: BodyFileStore) throws(StubDefinitionError) {
+    init(json: JSONValue, bodyFiles: BodyFileStore, jsonBodyText: Data? = nil) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "response")
         self.init()
         if let status = try object.int("status") {
@@ -126,7 +129,7 @@ extension ResponseDefinition {
         if let text = try object.string("body") {
             body = ResponseBody(text)
         } else if let json = object.take("jsonBody") {
-            body = ResponseBody(json.serialized(pretty: false))
+            body = ResponseBody(jsonBodyText.map(JSONText.compacted) ?? json.serialized(pretty: false))
             if !headers.contains("Content-Type") {
                 headers.add(name: "Content-Type", value: "application/json")
             }

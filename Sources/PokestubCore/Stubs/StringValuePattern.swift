@@ -37,6 +37,9 @@ public indirect enum StringValuePattern: Sendable, Hashable {
 
     /// Whether the pattern passes for a value.
     ///
+    /// Text compares by Unicode scalars (as UTF-8 bytes), never by Swift's canonical equivalence: a decomposed
+    /// `é` (`e` + U+0301) is not equal to a precomposed one (U+00E9), as in WireMock (Java's `String.equals`).
+    ///
     /// - Parameter value: The value, or `nil` when absent (a missing header or query parameter).
     public func matches(_ value: String?) -> Bool {
         switch self {
@@ -45,7 +48,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
         case .anything:
             return true
         case .doesNotContain(let text):
-            return value.map { !$0.contains(text) } ?? true
+            return value.map { !$0.containsScalars(text) } ?? true
         case .doesNotMatch(let regex):
             return value.map { !regex.matches($0) } ?? true
         case .and(let patterns):
@@ -58,9 +61,11 @@ public indirect enum StringValuePattern: Sendable, Hashable {
         guard let value else { return false }
         switch self {
         case .equalTo(let expected, let caseInsensitive):
-            return caseInsensitive ? value.lowercased() == expected.lowercased() : value == expected
+            return caseInsensitive
+                ? value.lowercased().utf8.elementsEqual(expected.lowercased().utf8)
+                : value.utf8.elementsEqual(expected.utf8)
         case .contains(let text):
-            return text.isEmpty || value.contains(text)
+            return value.containsScalars(text)
         case .matches(let regex):
             return regex.matches(value)
         case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements):

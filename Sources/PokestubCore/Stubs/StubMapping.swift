@@ -26,6 +26,20 @@ public struct StubMapping: Sendable {
     public var response: ResponseDefinition
     /// Free-form data kept with the stub (WireMock's `metadata`).
     public var metadata: JSONValue?
+    /// The upstream base URL the stub was recorded from, e.g. `http://127.0.0.1:9000`: the string under
+    /// ``recordedFromKey`` in ``metadata`` when it is an `http` or `https` URL. Served bodies and `Location`
+    /// headers have that upstream's links pointed at the serving daemon (``LinkRewriter``), whatever upstream
+    /// the daemon is configured with now.
+    public var recordedUpstream: String? {
+        guard let text = metadata?[StubMapping.recordedFromKey]?.stringValue,
+            text.hasPrefix("http://") || text.hasPrefix("https://")
+        else { return nil }
+        return text
+    }
+
+    /// The `metadata` member a recording names its upstream base URL in: `"metadata": {"recordedFrom":
+    /// "https://pokeapi.co"}`.
+    public static let recordedFromKey = "recordedFrom"
     /// The stub's part in a scenario, if any.
     public var scenario: ScenarioRule?
     /// Where the stub came from.
@@ -64,11 +78,13 @@ extension StubMapping {
     ///   - source: Where it came from.
     ///   - bodyFiles: Where `bodyFileName` is looked up.
     ///   - definitionSource: The bytes `json` was parsed from, kept for ``definition``; default `json`
-    ///     serialised.
+    ///     serialised. A `jsonBody` is served as these bytes write it (compacted).
+    ///   - text: The bytes `json` was parsed from when they are not `definitionSource` (a mapping the admin
+    ///     API received), for the `jsonBody` as written.
     /// - Throws: ``StubDefinitionError`` naming the field that is wrong or not supported.
     public init(
         json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore,
-        definitionSource: StubDefinitionSource? = nil
+        definitionSource: StubDefinitionSource? = nil, text: Data? = nil
     ) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a stub mapping")
         var id = defaultID
@@ -103,8 +119,19 @@ extension StubMapping {
         }
         do { request = try RequestPattern(json: requestJSON) } catch { throw error.nested(under: "request") }
         let responseJSON = object.take("response") ?? .object([:])
+        var jsonBodyText: Data?
+        if case .object(let members) = responseJSON, members["jsonBody"] != nil {
+            let path: [JSONText.PathComponent] = [.key("response"), .key("jsonBody")]
+            if let text {
+                jsonBodyText = JSONText.value(at: path, in: text)
+            } else if let definitionSource {
+                let prefix: [JSONText.PathComponent] =
+                    definitionSource.item.map { [.key("mappings"), .index($0)] } ?? []
+                jsonBodyText = JSONText.value(at: prefix + path, in: definitionSource.data)
+            }
+        }
         do {
-            response = try ResponseDefinition(json: responseJSON, bodyFiles: bodyFiles)
+            response = try ResponseDefinition(json: responseJSON, bodyFiles: bodyFiles, jsonBodyText: jsonBodyText)
         } catch { throw error.nested(under: "response") }
         try object.rejectUnknown(supported: StubMapping.fieldNames)
         self.source = source

@@ -1,13 +1,15 @@
 /// How a request pattern matches the URL: WireMock's `url`, `urlPath`, `urlPattern`, `urlPathPattern` and
 /// `urlPathTemplate`.
 ///
-/// Paths compare after percent-decoding once on both sides, so `/api/v2/pokemon-species/flabébé/` in a stub
-/// matches a request for `/api/v2/pokemon-species/flab%C3%A9b%C3%A9/` and the other way round. `url` and
-/// `urlPattern` also see the query string, as received.
+/// `url`, `urlPath` and `urlPathTemplate` compare RFC 3986 §6.2.2 normal forms (``URINormalForm``) byte for
+/// byte: hex digits of escapes in any case, `%7E` equal to `~`, but `%26` never equal to `&`; a stub may
+/// write `/api/v2/pokemon-species/flabébé/` for a request's `/api/v2/pokemon-species/flab%C3%A9b%C3%A9/`, and a
+/// decomposed `e%CC%81` is not a precomposed `%C3%A9`. `url` also compares the query. The regexes see the
+/// decoded path first, then the path as received.
 public enum URLPattern: Sendable, Hashable {
-    /// Path and query equal to this (decoded path, raw query).
+    /// Path and query equal to this (normal form).
     case url(String)
-    /// Path equal to this; any query.
+    /// Path equal to this (normal form); any query.
     case urlPath(String)
     /// Path and query match this regular expression.
     case urlPattern(StubRegex)
@@ -34,10 +36,9 @@ public enum URLPattern: Sendable, Hashable {
         }
     }
 
-    /// Decodes the path part of a stub URL once, keeping the query as written.
+    /// A stub URL in its RFC 3986 §6.2.2 normal form, path and query, as requests are compared.
     private static func normalize(_ value: String) -> String {
-        let request = HTTPRequest(method: "GET", rawURL: value)
-        return request.decodedURL
+        HTTPRequest(method: "GET", rawURL: value).normalizedURL
     }
 
     /// The JSON field name and value.
@@ -62,19 +63,19 @@ public enum URLPattern: Sendable, Hashable {
 
     /// A literal prefix every matching path starts with, cut back to a `/`: for indexing patterns.
     ///
-    /// The prefix is of the decoded path, as requests are looked up by it: `url` and `urlPattern` stop at
-    /// the `?` (a `/` inside the query is not a folder of the path) and a template's literal text is decoded.
+    /// The prefix is of the path's normal form, as requests are looked up by it: `url` and `urlPattern` stop
+    /// at the `?` (a `/` inside the query is not a folder of the path).
     var indexPrefix: String {
         let prefix: Substring
         switch self {
         case .url(let value): prefix = value.prefix { $0 != "?" }
         case .urlPath(let value): prefix = value[...]
-        // A regex may spell its literal text percent-encoded (WireMock matches the raw path); the prefix is
-        // decoded so requests, looked up by their decoded path, still find it.
+        // A regex may spell its literal text percent-encoded (WireMock matches the raw path) or decoded; the
+        // prefix is in normal form either way, so requests, looked up by their path's normal form, find it.
         case .urlPattern(let regex):
-            prefix = PercentDecoding.decode(regex.literalPrefix, keepingEncodedSlash: true).prefix { $0 != "?" }
+            prefix = URINormalForm.normalize(regex.literalPrefix).prefix { $0 != "?" }
         case .urlPathPattern(let regex):
-            prefix = PercentDecoding.decode(regex.literalPrefix, keepingEncodedSlash: true)[...]
+            prefix = URINormalForm.normalize(regex.literalPrefix)[...]
         case .urlPathTemplate(let template): prefix = template.literalPrefix[...]
         }
         guard let slash = prefix.lastIndex(of: "/") else { return "" }
@@ -84,8 +85,8 @@ public enum URLPattern: Sendable, Hashable {
     /// Whether the request's URL passes.
     func matches(_ request: HTTPRequest) -> Bool {
         switch self {
-        case .url(let value): request.decodedURL == value
-        case .urlPath(let value): request.path == value
+        case .url(let value): request.normalizedURL.utf8.elementsEqual(value.utf8)
+        case .urlPath(let value): request.normalizedPath.utf8.elementsEqual(value.utf8)
         // Regexes see the decoded URL first, then the URL as received, so one written with `%C3%A9` (as
         // WireMock stubs are, since WireMock matches the raw URL) and one written with `é` both match.
         case .urlPattern(let regex):
@@ -93,7 +94,7 @@ public enum URLPattern: Sendable, Hashable {
                 || (request.rawTarget != request.decodedURL && regex.matches(request.rawTarget))
         case .urlPathPattern(let regex):
             regex.matches(request.path) || (request.rawPath != request.path && regex.matches(request.rawPath))
-        case .urlPathTemplate(let template): template.matches(request.path)
+        case .urlPathTemplate(let template): template.matches(request.normalizedPath)
         }
     }
 
@@ -101,10 +102,10 @@ public enum URLPattern: Sendable, Hashable {
     func distance(_ request: HTTPRequest) -> Double {
         if matches(request) { return 0 }
         switch self {
-        case .url(let value): return Levenshtein.normalizedDistance(value, request.decodedURL)
-        case .urlPath(let value): return Levenshtein.normalizedDistance(value, request.path)
+        case .url(let value): return Levenshtein.normalizedDistance(value, request.normalizedURL)
+        case .urlPath(let value): return Levenshtein.normalizedDistance(value, request.normalizedPath)
         case .urlPathTemplate(let template):
-            return Levenshtein.normalizedDistance(template.template, request.path) * 0.9
+            return Levenshtein.normalizedDistance(template.template, request.normalizedPath) * 0.9
         default: return 1
         }
     }
@@ -141,24 +142,24 @@ public struct PathTemplate: Sendable, Hashable {
                 throw StubDefinitionError(
                     "a variable must be a whole path segment, like /{id}/, in \(template.debugDescription)")
             } else {
-                segments.append(.literal(PercentDecoding.decode(part, keepingEncodedSlash: true)))
+                segments.append(.literal(URINormalForm.normalize(part)))
             }
         }
         self.segments = segments
     }
 
-    /// The text before the first variable, percent-decoded as the literal segments are.
+    /// The text before the first variable, in normal form as the literal segments are.
     var literalPrefix: String {
-        PercentDecoding.decode(template.prefix { $0 != "{" }, keepingEncodedSlash: true)
+        URINormalForm.normalize(template.prefix { $0 != "{" })
     }
 
-    /// Whether the path fits the template.
+    /// Whether the path (in normal form, ``HTTPRequest/normalizedPath``) fits the template.
     public func matches(_ path: String) -> Bool {
         var iterator = path.split(separator: "/", omittingEmptySubsequences: false).makeIterator()
         for segment in segments {
             guard let part = iterator.next() else { return false }
             switch segment {
-            case .literal(let literal): if part != literal { return false }
+            case .literal(let literal): if !part.utf8.elementsEqual(literal.utf8) { return false }
             case .variable: if part.isEmpty { return false }
             }
         }

@@ -10,7 +10,9 @@ import Foundation
 ///   `Content-Length` (from the body), `Accept-Encoding` (libcurl advertises what it can decode and decodes
 ///   it), `Expect`.
 /// - Recorded and proxied responses lose `Content-Length` (the server computes it from the stored bytes) and
-///   `Content-Encoding` (the body is decoded before anyone sees it).
+///   `Content-Encoding` (the body is decoded before anyone sees it). An answer to `HEAD` has no body to
+///   compute a length from, so it keeps the upstream's `Content-Length`, the size of the body a `GET` would
+///   get (RFC 9110 §9.3.2, §8.6), unless a `Content-Encoding` says that size is of an encoded body.
 public enum HeaderPolicy {
     /// Hop-by-hop field names, lower-cased (RFC 9110 §7.6.1); `proxy-*` is matched as a prefix.
     public static let hopByHop: Set<String> = [
@@ -71,16 +73,21 @@ public enum HeaderPolicy {
     }
 
     /// The upstream's fields to pass to the client in proxy mode: all but hop-by-hop ones and those that
-    /// described the encoded body.
+    /// described the encoded body; an answer to `HEAD` keeps its `Content-Length` when no `Content-Encoding`
+    /// came with it (RFC 9110 §9.3.2: a `HEAD` answer carries the length a `GET` would get).
     ///
-    /// - Parameter headers: The fields as the upstream sent them.
+    /// - Parameters:
+    ///   - headers: The fields as the upstream sent them.
+    ///   - requestMethod: The method of the request answered.
     /// - Returns: The fields to send on.
-    public static func proxiedResponseHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+    public static func proxiedResponseHeaders(_ headers: HTTPHeaders, requestMethod: String = "GET") -> HTTPHeaders {
         let tokens = connectionTokens(headers)
+        let keepsLength = requestMethod == "HEAD" && !headers.contains("Content-Encoding")
         return HTTPHeaders(
             headers.fields.filter {
-                !isHopByHop($0.name, connectionTokens: tokens)
-                    && !bodyDescribingResponseHeaders.contains($0.name.asciiLowercased)
+                let name = $0.name.asciiLowercased
+                if keepsLength && name == "content-length" { return true }
+                return !isHopByHop($0.name, connectionTokens: tokens) && !bodyDescribingResponseHeaders.contains(name)
             })
     }
 
@@ -89,8 +96,14 @@ public enum HeaderPolicy {
     /// - Parameters:
     ///   - headers: The fields as the upstream sent them.
     ///   - volatile: Lower-cased names to drop (``RecordingOptions/volatileHeaders``).
+    ///   - requestMethod: The method of the request answered (`HEAD` keeps `Content-Length`).
     /// - Returns: The fields to record, in the order received.
-    public static func recordedResponseHeaders(_ headers: HTTPHeaders, volatile: Set<String>) -> HTTPHeaders {
-        HTTPHeaders(proxiedResponseHeaders(headers).fields.filter { !volatile.contains($0.name.asciiLowercased) })
+    public static func recordedResponseHeaders(
+        _ headers: HTTPHeaders, volatile: Set<String>, requestMethod: String = "GET"
+    ) -> HTTPHeaders {
+        HTTPHeaders(
+            proxiedResponseHeaders(headers, requestMethod: requestMethod).fields.filter {
+                !volatile.contains($0.name.asciiLowercased)
+            })
     }
 }
