@@ -34,10 +34,20 @@ enum ResponseWriter {
         return result
     }
 
-    /// The libmicrohttpd response for the body: the body's bytes, or for an answer to `HEAD` that declares a
+    /// The libmicrohttpd response for the body: an open file (``HTTPResponse/streamedFile``), the body's
+    /// bytes, or for an answer to `HEAD` that declares a
     /// length of its own (``HTTPResponse/headContentLength``), a response of that size whose reader is never
     /// called: libmicrohttpd sends a `HEAD` answer's `Content-Length` from the response size and no body.
     private static func makeResponse(_ response: HTTPResponse) -> OpaquePointer? {
+        if let file = response.streamedFile {
+            // libmicrohttpd owns the descriptor from here and closes it with the response.
+            guard let descriptor = file.takeDescriptor() else { return nil }
+            guard let mhdResponse = MHD_create_response_from_fd64(UInt64(file.size), descriptor) else {
+                close(descriptor)
+                return nil
+            }
+            return mhdResponse
+        }
         let body = response.body
         if body.count == 0, let length = response.headContentLength, length > 0 {
             return MHD_create_response_from_callback(UInt64(length), 4096, ResponseWriter.noBody, nil, nil)

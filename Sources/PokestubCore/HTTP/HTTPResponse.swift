@@ -6,6 +6,8 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: ResponseBody
+    /// A body sent from an open file instead of ``body`` (a large body file; see ``BodyFile``), or `nil`.
+    public var streamedFile: StreamedFile?
     /// How long to wait before answering, in milliseconds (WireMock's `fixedDelayMilliseconds`). The server
     /// waits without holding one of its threads.
     public var delayMilliseconds: Int

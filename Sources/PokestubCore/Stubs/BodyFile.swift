@@ -42,6 +42,11 @@ public final class BodyFile: Sendable {
         self.root = root
     }
 
+    /// Body files of this many bytes (8 MiB) or more are not read into memory: each response sends them from
+    /// the file (``StreamedFile``), opened and checked again per request, and their upstream links are not
+    /// rewritten. Smaller ones are read once and kept, and their links rewritten.
+    public static let streamingThreshold = 8 << 20
+
     /// Whether the bytes have been read.
     public var isLoaded: Bool { loaded.withLock { $0 != nil } }
 
@@ -51,7 +56,9 @@ public final class BodyFile: Sendable {
     ///   now resolves outside `__files` or to something other than a regular file.
     public func load() throws(StubDefinitionError) -> ResponseBody {
         if let body = loaded.withLock({ $0 }) { return body }
-        let body = ResponseBody(try readChecked())
+        let (descriptor, _) = try openChecked()
+        defer { close(descriptor) }
+        let body = ResponseBody(try read(descriptor))
         // When two requests read it at once, both use the first one stored. The file is read outside the lock.
         return loaded.withLock { loaded in
             if let first = loaded { return first }
@@ -65,21 +72,22 @@ public final class BodyFile: Sendable {
     /// and without waiting (`O_NONBLOCK`), so a named pipe or device swapped in is refused as not a regular
     /// file instead of blocking the server thread in `open` (open(2): a FIFO opened for reading waits for a
     /// writer unless `O_NONBLOCK` is given).
-    private func readChecked() throws(StubDefinitionError) -> Data {
-        func failure(_ reason: String) -> StubDefinitionError {
-            StubDefinitionError("cannot read body file __files/\(name): \(reason)")
-        }
+    private func openChecked() throws(StubDefinitionError) -> (descriptor: Int32, size: Int) {
         guard let resolved = realPath(path) else { throw failure(String(cString: strerror(errno))) }
         guard resolved.hasPrefix(root + "/") else {
             throw StubDefinitionError("\(name.debugDescription) now resolves outside __files (through a symbolic link)")
         }
         let descriptor = open(resolved, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
-        defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
             throw failure("not a regular file")
         }
+        return (descriptor, Int(status.st_size))
+    }
+
+    private func read(_ descriptor: Int32) throws(StubDefinitionError) -> Data {
         do {
             return try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()
         } catch {
@@ -87,7 +95,12 @@ public final class BodyFile: Sendable {
         }
     }
 
-    /// `response` with this file's bytes as its body, or, when the file cannot be read, a 500 that names it:
+    private func failure(_ reason: String) -> StubDefinitionError {
+        StubDefinitionError("cannot read body file __files/\(name): \(reason)")
+    }
+
+    /// `response` with this file's bytes as its body (sent from the file when it is
+    /// ``streamingThreshold`` bytes or more), or, when the file cannot be read, a 500 that names it:
     ///
     /// ```json
     /// {"status": 500, "error": "body file unreadable", "bodyFileName": "pokemon/1.json",
@@ -96,6 +109,16 @@ public final class BodyFile: Sendable {
     public func response(with response: HTTPResponse) -> HTTPResponse {
         do {
             var result = response
+            if let body = loaded.withLock({ $0 }) {
+                result.body = body
+                return result
+            }
+            let (descriptor, size) = try openChecked()
+            if size >= BodyFile.streamingThreshold {
+                result.streamedFile = StreamedFile(descriptor: descriptor, size: size)
+                return result
+            }
+            close(descriptor)
             result.body = try load()
             return result
         } catch {
