@@ -74,20 +74,25 @@ struct StubLoaderTests {
         #expect(result.fileCount == 1)
     }
 
-    @Test("a recording's temporary file left by a killed writer is removed at load; a live writer's stays")
+    @Test("a recording's temporary files left by a killed writer, mapping and body, are removed at load; a live writer's stay")
     func leftoverTemporaryFiles() throws {
         try TemporaryDirectory.with { directory in
             try directory.write(Self.pokemonOne, to: "mappings/pokemon/1.json")
             // No process has the largest process id (above every system's pid_max); this one's is running.
             let leftover = "mappings/pokemon/.2.json.tmp-\(Int32.max)-17"
             let inProgress = "mappings/pokemon/.3.json.tmp-\(getpid())-18"
-            try directory.write(#"{"request": {"url": "/partial""#, to: leftover)
-            try directory.write(#"{"request": {"url": "/partial""#, to: inProgress)
+            let leftoverBody = "__files/pokemon/.2.json.tmp-\(Int32.max)-19"
+            let inProgressBody = "__files/pokemon/.3.json.tmp-\(getpid())-20"
+            for path in [leftover, inProgress, leftoverBody, inProgressBody] {
+                try directory.write(#"{"request": {"url": "/partial""#, to: path)
+            }
             let result = StubLoader(root: directory.path).load()
             #expect(result.problems.isEmpty)
             #expect(result.stubs.count == 1)
             #expect(!directory.files.contains(leftover))
             #expect(directory.files.contains(inProgress))
+            #expect(!directory.files.contains(leftoverBody))
+            #expect(directory.files.contains(inProgressBody))
         }
     }
 

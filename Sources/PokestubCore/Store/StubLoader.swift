@@ -51,6 +51,7 @@ public struct StubLoader: Sendable {
         var stubs: [StubMapping] = []
         var problems: [StubLoadProblem] = []
         let files = mappingFiles(in: mappingsURL)
+        StubLoader.removeLeftoverTemporaryFiles(under: rootURL.appendingPathComponent("__files").path)
         // Files are parsed on every core (JSON parsing is most of a load); results keep the files' order.
         let outcomes = Locked([Swift.Result<[StubMapping], StubLoadProblem>?](repeating: nil, count: files.count))
         let root = root
@@ -135,6 +136,33 @@ public struct StubLoader: Sendable {
             }
         }
         return .success(stubs)
+    }
+
+    /// Removes the temporary files under `folder` (`__files/`) that a recording's writer left when it was
+    /// killed before its rename (``TemporaryFileName/isLeftover(_:)``); a live writer's stay. Hidden folders are
+    /// not entered.
+    private static func removeLeftoverTemporaryFiles(under folder: String) {
+        var folders = [folder]
+        while let path = folders.popLast() {
+            guard let directory = opendir(path) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(".") {
+                    if TemporaryFileName.isLeftover(name) { unlink(path + "/" + name) }
+                    continue
+                }
+                var type = Int32(entry.pointee.d_type)
+                if type == Int32(DT_UNKNOWN) {
+                    var status = stat()
+                    guard lstat(path + "/" + name, &status) == 0 else { continue }
+                    type = status.st_mode & S_IFMT == S_IFDIR ? Int32(DT_DIR) : Int32(DT_REG)
+                }
+                if type == Int32(DT_DIR) { folders.append(path + "/" + name) }
+            }
+        }
     }
 
     /// The `.json` files below `mappings/`, as sorted relative paths. Symbolic links that lead outside the
