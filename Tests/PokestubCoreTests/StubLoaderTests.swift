@@ -74,7 +74,9 @@ struct StubLoaderTests {
         #expect(result.fileCount == 1)
     }
 
-    @Test("a recording's temporary files left by a killed writer, mapping and body, are removed at load; a live writer's stay")
+    @Test(
+        "a recording's temporary files left by a killed writer, mapping and body, are removed at load; a live writer's stay"
+    )
     func leftoverTemporaryFiles() throws {
         try TemporaryDirectory.with { directory in
             try directory.write(Self.pokemonOne, to: "mappings/pokemon/1.json")

@@ -66,6 +66,9 @@ final class RecordingPersistence: Sendable {
         typealias Written = (
             original: UInt64?, change: RecordingWriter.Change, files: [(path: String, identity: FileIdentity)]?
         )
+        // The loader must accept what is written, or every later load of the tree fails: the recording is read
+        // by the loader's rules first, and one it refuses is never written.
+        if persist { try RecordingPersistence.validate(recording, mappingData: mappingData, path: path) }
         let written: Written = try writeLock.withLock { _ in
             let original = writer?.fingerprintOnDisk(of: recording)
             if persist, let writer {
@@ -94,6 +97,23 @@ final class RecordingPersistence: Sendable {
             }
         }
         return recorded
+    }
+
+    /// Checks a recording by the stub loader's rules before any of it is written: its mapping file parses as
+    /// JSON and, with its body inline (the body file does not exist yet), is a stub the loader accepts.
+    ///
+    /// - Throws: ``StubDefinitionError`` naming the mapping path and the problem.
+    static func validate(_ recording: Recording, mappingData: Data, path: String) throws(StubDefinitionError) {
+        do {
+            _ = try JSONValue.parse(mappingData)
+            _ = try StubMapping(
+                json: recording.inlineMapping, defaultID: recording.id, source: .file(path),
+                bodyFiles: BodyFileStore(root: nil))
+        } catch let error as StubDefinitionError {
+            throw StubDefinitionError("recording not written, \(path) would not load: \(error.message)")
+        } catch {
+            throw StubDefinitionError("recording not written, \(path) would not load: \(error)")
+        }
     }
 
     /// The recording at `path` when `exchange` is exactly what made it, its files have not been written or
