@@ -108,7 +108,15 @@ public final class StubEngine: HTTPHandler {
     func serve(_ request: HTTPRequest, in scope: ServingScope, timing: ServeTiming) -> HTTPReply {
         let mode = scope.forwardsUpstream ? info.mode : .replay
         if mode == .record { return forward(request, in: scope, mode: mode, timing: timing) }
-        if let match = scope.match(request) {
+        let (found, budget) = MatchBudget.measuring { scope.match(request) }
+        if let spent = budget.spentBy {
+            let response = StubEngine.matchingBudgetSpent(spent)
+            logger.warning(
+                "matching budget spent: \(request.method) \(request.rawURL) (stub \(spent.stub?.uuidString ?? "?"))")
+            scope.journal.recordAnswer(to: request, stub: nil, status: response.status, timing: timing)
+            return .response(response)
+        }
+        if let match = found {
             var response =
                 linkRewriter?.rewrite(match.response, to: scope.linkBase, recordedFrom: match.recordedUpstream)
                 ?? match.response
@@ -122,6 +130,23 @@ public final class StubEngine: HTTPHandler {
         let response = HTTPResponse.text(scope.nearMissReport(for: request), status: 404)
         scope.journal.recordAnswer(to: request, stub: nil, status: response.status, timing: timing)
         return .response(response)
+    }
+
+    /// The 503 for a request whose matching spent its ``MatchBudget``:
+    ///
+    /// ```json
+    /// {"status": 503, "error": "matching budget spent", "stub": "…id…", "pattern": "(a+)+$",
+    ///  "message": "…"}
+    /// ```
+    static func matchingBudgetSpent(_ spent: (stub: UUID?, pattern: String)) -> HTTPResponse {
+        var members: [String: JSONValue] = [
+            "status": .integer(503), "error": .string("matching budget spent"), "pattern": .string(spent.pattern),
+            "message": .string(
+                "matching this request took more than \(MatchBudget.defaultSteps) regular-expression steps; "
+                    + "the stub's pattern backtracks on this request's values"),
+        ]
+        if let stub = spent.stub { members["stub"] = .string(stub.uuidString.lowercased()) }
+        return .json(.object(members), status: 503)
     }
 
     /// Answers an admin request, after checking ``adminAccess``; what the admin port's server calls.

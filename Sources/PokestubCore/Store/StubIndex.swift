@@ -117,6 +117,7 @@ public final class StubIndex: Sendable {
     ///     every scenario counts as ``ScenarioRule/started``.
     public func match(_ request: HTTPRequest, scenarios: ScenarioStates? = nil) -> Match? {
         var best: Int?
+        let budget = MatchBudget.current
         func consider(_ candidates: [Int]) {
             for index in candidates {
                 if let best, rank[best] < rank[index] { return }  // lists are in rank order
@@ -125,6 +126,7 @@ public final class StubIndex: Sendable {
                 {
                     continue
                 }
+                budget?.candidate = stubs[index].id
                 if patterns[index].matches(request) {
                     best = index
                     return

@@ -33,14 +33,21 @@ public struct StubRegex: Sendable, Hashable {
         evaluate(value).matched
     }
 
-    /// ``matches(_:)`` with whether the step budget ran out.
+    /// ``matches(_:)`` with whether the step budget ran out. While a ``MatchBudget`` is current, the
+    /// evaluation also draws from it, and takes no more steps than it has left.
     ///
     /// - Returns: `matched`: whether the pattern matches all of `value`; `exhaustedBudget`: whether matching
     ///   stopped because it used up ``stepBudget(forLength:)`` (then `matched` is `false`).
     public func evaluate(_ value: String) -> (matched: Bool, exhaustedBudget: Bool) {
         let range = NSRange(value.startIndex..<value.endIndex, in: value)
         // With `.reportProgress` ICU calls back about every 10,000 steps with no result; a result means a match.
-        let allowedCallbacks = StubRegex.stepBudget(forLength: range.length) / 10_000
+        var allowedSteps = StubRegex.stepBudget(forLength: range.length)
+        let requestBudget = MatchBudget.current
+        if let requestBudget {
+            if requestBudget.isSpent { return (false, true) }
+            allowedSteps = min(allowedSteps, max(0, requestBudget.remaining))
+        }
+        let allowedCallbacks = allowedSteps / 10_000
         var callbacks = 0
         var matched = false
         var exhausted = false
@@ -56,6 +63,7 @@ public struct StubRegex: Sendable, Hashable {
                 }
             }
         }
+        requestBudget?.spend((callbacks + 1) * 10_000, pattern: pattern, stopped: exhausted)
         return (matched, exhausted)
     }
 
