@@ -105,7 +105,7 @@ extension PokestubAdminClient {
 
     /// Ends a session from a task of its own, so a cancelled caller still ends it; one already gone is fine.
     private func endEvenIfCancelled(_ session: PokestubSession) async throws(PokestubClientError) {
-        let daemon = self.daemon
+        let daemon = session.admin.daemon
         let ending = Task { () async -> PokestubClientError? in
             do throws(PokestubClientError) {
                 try await daemon.endSession(id: session.id)

@@ -47,6 +47,7 @@ extension PokestubAdminClient {
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let sessionSecret { request.setValue(sessionSecret, forHTTPHeaderField: "Pokestub-Session-Secret") }
         if let body {
             request.httpBody = body.serialized()
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -57,6 +57,9 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     public let timeoutSeconds: Double
     /// The bearer token sent with every admin request, or `nil`. Kept out of ``description``.
     let token: String?
+    /// The secret of the session this client acts on, sent as `Pokestub-Session-Secret`, or `nil`. Kept out
+    /// of ``description``.
+    let sessionSecret: String?
 
     /// Creates a client for a server root.
     ///
@@ -70,7 +73,12 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///     default) or blank sends none. Surrounding whitespace is ignored.
     ///   - session: The session to run requests on; `URLSession.shared` by default.
     ///   - timeoutSeconds: How long one admin request may take, in seconds; 10 by default.
-    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared, timeoutSeconds: Double = 10) {
+    ///   - sessionSecret: For a session's URL, the session's secret (``PokestubSession/secret``), sent as
+    ///     `Pokestub-Session-Secret`: a daemon with an admin token answers a session's routes only with it.
+    public init(
+        baseURL: URL, token: String? = nil, session: URLSession = .shared, timeoutSeconds: Double = 10,
+        sessionSecret: String? = nil
+    ) {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         var sessionID: String?
@@ -83,10 +91,11 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         }
         self.init(
             root: URL(string: text) ?? baseURL, sessionID: sessionID, token: token, session: session,
-            timeoutSeconds: timeoutSeconds)
+            timeoutSeconds: timeoutSeconds, sessionSecret: sessionSecret)
     }
 
-    /// Creates a client for the server named by `POKEMON_URL`, with the token in `POKESTUB_ADMIN_TOKEN`.
+    /// Creates a client for the server named by `POKEMON_URL`, with the token in `POKESTUB_ADMIN_TOKEN` and,
+    /// for a session's URL, the session's secret in `POKESTUB_SESSION_SECRET`.
     ///
     /// - Parameters:
     ///   - environment: The variables to read; the process environment by default. Tests pass a dictionary
@@ -128,13 +137,25 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
             throw invalid("the URL must not have a query or fragment")
         }
-        self.init(baseURL: url, token: token, session: session, timeoutSeconds: timeoutSeconds)
+        let secret = environment[PokestubAdminClient.sessionSecretEnvironmentVariable]?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        self.init(
+            baseURL: url, token: token, session: session, timeoutSeconds: timeoutSeconds,
+            sessionSecret: secret?.isEmpty == false ? secret : nil)
     }
 
+    /// The environment variable holding a session's secret, for a client made from a session's
+    /// `POKEMON_URL` in another process: `POKESTUB_SESSION_SECRET`.
+    public static let sessionSecretEnvironmentVariable = "POKESTUB_SESSION_SECRET"
+
     /// Creates a client from its parts, the server root taken as given.
-    init(root: URL, sessionID: String?, token: String?, session: URLSession, timeoutSeconds: Double) {
+    init(
+        root: URL, sessionID: String?, token: String?, session: URLSession, timeoutSeconds: Double,
+        sessionSecret: String? = nil
+    ) {
         baseURL = root
         self.sessionID = sessionID
+        self.sessionSecret = sessionSecret
         let trimmed = token?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.token = trimmed.isEmpty ? nil : trimmed
         self.session = session
@@ -181,11 +202,15 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// A client for one session of the same daemon, with the same token, URL session and timeout: its methods
     /// act on that session's stubs and journal (`/__admin/sessions/{id}/…`).
     ///
-    /// - Parameter id: The session's id, as ``createSession(name:idleTimeout:)`` or ``sessions()`` returned it.
+    /// - Parameters:
+    ///   - id: The session's id, as ``createSession(name:idleTimeout:)`` or ``sessions()`` returned it.
+    ///   - secret: The session's secret (``PokestubSession/secret``), sent as `Pokestub-Session-Secret` with
+    ///     every request: a daemon with an admin token answers a session's routes only to its creator.
     /// - Returns: The scoped client.
-    public func scoped(toSession id: String) -> PokestubAdminClient {
+    public func scoped(toSession id: String, secret: String? = nil) -> PokestubAdminClient {
         PokestubAdminClient(
-            root: baseURL, sessionID: id, token: token, session: session, timeoutSeconds: timeoutSeconds)
+            root: baseURL, sessionID: id, token: token, session: session, timeoutSeconds: timeoutSeconds,
+            sessionSecret: secret)
     }
 
     /// This client acting on the daemon itself, whatever session it is scoped to: where sessions are made,
@@ -193,7 +218,8 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     var daemon: PokestubAdminClient {
         guard sessionID != nil else { return self }
         return PokestubAdminClient(
-            root: baseURL, sessionID: nil, token: token, session: session, timeoutSeconds: timeoutSeconds)
+            root: baseURL, sessionID: nil, token: token, session: session, timeoutSeconds: timeoutSeconds,
+            sessionSecret: sessionSecret)
     }
 
     /// `pokestub admin at http://127.0.0.1:8080/__admin (bearer token set)`; never the token itself.

@@ -19,11 +19,17 @@ import Foundation
 ///
 /// Made by ``PokestubAdminClient/createSession(name:idleTimeout:)`` and
 /// ``PokestubAdminClient/withSession(name:idleTimeout:isolation:_:)``; read from the session JSON
-/// `{"id", "name", "baseUrl", "adminUrl", "idleTimeoutSeconds", "createdAt", "lastUsedAt", "stubs", "requests"}`.
+/// `{"id", "secret", "name", "baseUrl", "adminUrl", "idleTimeoutSeconds", "createdAt", "lastUsedAt", "stubs",
+/// "requests"}` (`secret` only in the answer that made it).
 /// The counts and times are as the server reported them when this value was read.
 public struct PokestubSession: Sendable, CustomStringConvertible {
     /// The session's id, e.g. `3f2a…` (24 hex digits on pokestub).
     public let id: String
+    /// The session's secret, known only to the client that made it (`nil` for a session read from a
+    /// listing). ``admin`` sends it with each request: a daemon with an admin token answers a session's own
+    /// routes only with it, and lists only the sessions whose secret is presented. Pass it with the id to
+    /// another process that needs to drive the session (``PokestubAdminClient/scoped(toSession:secret:)``).
+    public let secret: String?
     /// The name it was made with, e.g. the CI job's; `nil` when none.
     public let name: String?
     /// Where the app under test sends its requests, e.g. `http://127.0.0.1:8080/__sessions/3f2a…`: what it
@@ -67,9 +73,10 @@ public struct PokestubSession: Sendable, CustomStringConvertible {
                 method: method, url: url, reason: "no session \"id\" and \"baseUrl\" in the answer")
         }
         self.id = id
+        secret = json["secret"]?.stringValue ?? daemon.sessionSecret
         name = json["name"]?.stringValue
         baseURL = PokestubSession.rebase(reported, onto: daemon.baseURL)
-        admin = daemon.scoped(toSession: id)
+        admin = daemon.scoped(toSession: id, secret: secret)
         idleTimeoutSeconds = json["idleTimeoutSeconds"]?.intValue
         createdAt = json["createdAt"]?.stringValue.flatMap(PokestubSession.date)
         lastUsedAt = json["lastUsedAt"]?.stringValue.flatMap(PokestubSession.date)

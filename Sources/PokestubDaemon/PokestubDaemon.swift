@@ -103,16 +103,21 @@ public final class PokestubDaemon: Sendable {
                 connectTimeoutMilliseconds: configuration.upstreamConnectTimeoutMilliseconds,
                 timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
             logger: logger)
+        let access =
+            adminAccess
+            ?? AdminAccess(
+                token: configuration.adminToken, onMainServer: configuration.adminPort == nil,
+                host: configuration.host,
+                acceptsAnyHost: configuration.adminAllowUnauthenticated && !configuration.bindsLoopbackOnly)
+        // With an admin token every job holds the same token; sessions' secrets keep each to its own.
+        var sessionLimits = configuration.sessions
+        sessionLimits.requiresSecrets = access.token != nil
         engine = StubEngine(
             store: store, journalCapacity: configuration.journalMaxEntries,
             journalMaxBodyBytes: configuration.journalMaxBodyBytes, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
-            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: configuration.sessions,
-            adminAccess: adminAccess
-                ?? AdminAccess(
-                    token: configuration.adminToken, onMainServer: configuration.adminPort == nil,
-                    host: configuration.host,
-                    acceptsAnyHost: configuration.adminAllowUnauthenticated && !configuration.bindsLoopbackOnly),
+            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,
+            adminAccess: access,
             baseURL: listener.baseURL, adminBaseURL: adminListener?.baseURL, logger: logger)
         let limits = configuration.limits
         let serverConfiguration = HTTPServerConfiguration(

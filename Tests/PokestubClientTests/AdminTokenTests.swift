@@ -8,7 +8,7 @@ import Testing
 struct AdminTokenTests {
     static let token = "correct-horse-battery-staple"
 
-    @Test("the token from POKESTUB_ADMIN_TOKEN is sent as a bearer token, to sessions too")
+    @Test("the token from POKESTUB_ADMIN_TOKEN is sent as a bearer token, to sessions too, with each session's secret")
     func tokenSent() async throws {
         try await OwnServer.with(adminAccess: AdminAccess(token: Self.token)) { baseURL in
             let admin = try PokestubAdminClient(environment: [
@@ -21,6 +21,13 @@ struct AdminTokenTests {
                 try await session.admin.addStub(StubBuilder.get("/b").willReturn(.text("b")))
                 #expect(try await HTTPFetch.send(session.baseURL.appendingPathComponent("b")).text == "b")
                 #expect(try await session.admin.waitForRequests(.atLeast(1), .get("/b"), timeout: .seconds(5)) == 1)
+                // Another job holds the same token but not this session's secret.
+                let otherJob = PokestubAdminClient(baseURL: baseURL, token: Self.token)
+                await #expect(throws: PokestubClientError.self) {
+                    try await otherJob.scoped(toSession: session.id).stubs()
+                }
+                #expect(try await otherJob.sessions().isEmpty)
+                #expect(try await admin.scoped(toSession: session.id, secret: session.secret).stubs().count == 1)
             }
         }
     }

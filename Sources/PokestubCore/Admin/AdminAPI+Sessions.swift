@@ -5,35 +5,48 @@ extension AdminAPI {
     /// `/__admin/sessions/{id}/...`, are forwarded to its admin API before the table is consulted.
     static let sessionRoutes: [AdminRoute] = [
         .now("POST", "sessions") { api, request throws(AdminError) in try api.createSession(request.http.body) },
-        .now("GET", "sessions") { api, _ throws(AdminError) in try api.listSessions() },
-        .now("GET", "sessions/{id}") { api, request throws(AdminError) in try api.session(id: request.parameter("id"))
+        .now("GET", "sessions") { api, request throws(AdminError) in try api.listSessions(request.http) },
+        .now("GET", "sessions/{id}") { api, request throws(AdminError) in
+            try api.session(id: request.parameter("id"), request.http)
         },
         .now("DELETE", "sessions/{id}") { api, request throws(AdminError) in
-            try api.endSession(id: request.parameter("id"))
+            try api.endSession(id: request.parameter("id"), request.http)
         },
     ]
 
-    private func listSessions() throws(AdminError) -> HTTPResponse {
-        let all = try requireSessions().all
+    /// The open sessions; when the sessions need secrets, only those whose secret `request` carries (a job
+    /// sees what it made), with `meta.total` counting all.
+    private func listSessions(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        let registry = try requireSessions()
+        let all = registry.all
+        let shown = registry.limits.requiresSecrets ? all.filter { $0.isOwned(by: request) } : all
         return .json(
             .object([
-                "sessions": .array(all.map { $0.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL) }),
+                "sessions": .array(shown.map { $0.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL) }),
                 "meta": .object(["total": .integer(Int64(all.count))]),
             ]))
     }
 
-    private func session(id: String) throws(AdminError) -> HTTPResponse {
-        guard let session = try requireSessions().session(id: id) else { throw .notFound("no session \(id)") }
-        return .json(session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL))
+    private func ownedSession(id: String, _ request: HTTPRequest) throws(AdminError) -> Session {
+        let registry = try requireSessions()
+        guard let session = registry.session(id: id) else { throw .notFound("no session \(id)") }
+        if let refusal = AdminAPI.sessionRefusal(session, registry, request) { throw refusal }
+        return session
     }
 
-    private func endSession(id: String) throws(AdminError) -> HTTPResponse {
+    private func session(id: String, _ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        .json(try ownedSession(id: id, request).json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL))
+    }
+
+    private func endSession(id: String, _ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
+        _ = try ownedSession(id: id, request)
         guard try requireSessions().remove(id: id) else { throw .notFound("no session \(id)") }
         return .json(.object([:]))
     }
 
     /// `POST /__admin/sessions` with an optional body `{"name": "job-42", "idleTimeoutSeconds": 600}`;
-    /// answers 201 with the session: `{"id", "name", "baseUrl", "adminUrl", "idleTimeoutSeconds", ...}`.
+    /// answers 201 with the session: `{"id", "secret", "name", "baseUrl", "adminUrl", "idleTimeoutSeconds", ...}`.
+    /// `secret` is shown in this answer only.
     ///
     /// - Throws: ``AdminError``: 400 for a bad body or idle time, 429 when ``SessionLimits/maxSessions`` are open.
     private func createSession(_ body: Data) throws(AdminError) -> HTTPResponse {
@@ -62,7 +75,9 @@ extension AdminAPI {
         }
         do {
             let session = try sessions.create(name: name, idleTimeoutSeconds: idle)
-            return .json(session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL), status: 201)
+            return .json(
+                session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL, includingSecret: true),
+                status: 201)
         } catch {
             switch error {
             case .tooManySessions(let limit):

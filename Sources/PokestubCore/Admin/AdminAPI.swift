@@ -85,6 +85,7 @@ public struct AdminAPI: Sendable {
                 return .response(
                     AdminError.notFound("no session \(segments[1]) (ended, expired or never made)").response)
             }
+            if let refusal = AdminAPI.sessionRefusal(session, sessions, request) { return .response(refusal.response) }
             let rest = Array(segments.dropFirst(2))
             let scoped = HTTPRequest(
                 method: request.method,
@@ -93,6 +94,16 @@ public struct AdminAPI: Sendable {
             return session.admin.reply(scoped, segments: rest)
         }
         return reply(request, segments: segments)
+    }
+
+    /// 403 when the sessions need secrets and `request` does not carry `session`'s.
+    static func sessionRefusal(_ session: Session, _ sessions: SessionRegistry, _ request: HTTPRequest) -> AdminError? {
+        guard sessions.limits.requiresSecrets, !session.isOwned(by: request) else { return nil }
+        return AdminError(
+            status: 403, title: "Session secret required",
+            detail:
+                "send \(Session.secretHeader): <the secret POST /__admin/sessions answered when session \(session.id) was made>"
+        )
     }
 
     /// Answers `request` through the route table; `segments` is its path under `/__admin/`, split at `/`.

@@ -10,6 +10,11 @@ import PokestubLocking
 public final class Session: Sendable {
     /// The id: 24 lowercase hex digits (96 random bits), unguessable by other jobs.
     public let id: String
+    /// The session's secret: 48 hex digits (192 random bits), told only to its creator, in the answer to
+    /// `POST /__admin/sessions`. With ``SessionLimits/requiresSecrets`` its own admin routes need it.
+    public let secret: String
+    /// The request header that carries a session's secret: `Pokestub-Session-Secret`.
+    public static let secretHeader = "Pokestub-Session-Secret"
     /// A name for people, e.g. the CI job's.
     public let name: String?
     /// When the session was made.
@@ -38,6 +43,7 @@ public final class Session: Sendable {
         now: Date
     ) {
         id = Session.randomID()
+        secret = Session.randomID() + Session.randomID()
         self.name = name
         createdAt = now
         self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -47,6 +53,12 @@ public final class Session: Sendable {
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
             basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)
         lastUsedMilliseconds = Locked(Int64(now.timeIntervalSince1970 * 1000))
+    }
+
+    /// Whether `request` carries this session's secret in ``secretHeader``, compared in constant time.
+    public func isOwned(by request: HTTPRequest) -> Bool {
+        guard let presented = request.headers[Session.secretHeader] else { return false }
+        return AdminAccess.constantTimeEquals(presented.trimmingCharacters(in: .whitespaces), secret)
     }
 
     /// Marks the session as used now.
@@ -80,7 +92,8 @@ public final class Session: Sendable {
     ///   - baseURL: The daemon's base URL, under which the session's `baseUrl` lies.
     ///   - adminBaseURL: Where the daemon serves `/__admin` (its admin port, config `adminPort`), under which
     ///     the session's `adminUrl` lies; `nil` for `baseURL`.
-    public func json(baseURL: String, adminBaseURL: String? = nil) -> JSONValue {
+    ///   - includingSecret: Whether to show ``secret``: only in the answer to its creator.
+    public func json(baseURL: String, adminBaseURL: String? = nil, includingSecret: Bool = false) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id),
             "baseUrl": .string(baseURL + basePath),
@@ -92,6 +105,7 @@ public final class Session: Sendable {
             "requests": .integer(Int64(journal.count)),
         ]
         if let name { object["name"] = .string(name) }
+        if includingSecret { object["secret"] = .string(secret) }
         return .object(object)
     }
 }

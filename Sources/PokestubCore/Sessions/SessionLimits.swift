@@ -12,6 +12,11 @@ public struct SessionLimits: Sendable, Equatable {
     public var defaultIdleSeconds: Int
     /// The longest idle time a creator may ask for, in seconds.
     public var maxIdleSeconds: Int
+    /// Whether a session's own admin routes (`/__admin/sessions/{id}` and below) need the session's secret
+    /// (``Session/secretHeader``), and listings show only the sessions whose secret is presented. The daemon
+    /// turns it on when it has an admin token: then every job holds the one token, and the secrets keep
+    /// each job to the sessions it made.
+    public var requiresSecrets = false
 
     /// Creates limits; the defaults suit a CI host running a few dozen jobs at once.
     public init(
