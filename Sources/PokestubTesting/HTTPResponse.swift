@@ -1,4 +1,5 @@
 import Foundation
+import PokestubClient
 import PokestubCore
 
 /// What a ``StubRoute`` handler answers: a status (200 unless given), header fields, body bytes, and
@@ -94,6 +95,28 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(
             status: status, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]),
             body: value.serialized(pretty: pretty))
+    }
+
+    /// A JSON response made by encoding a value, e.g. one of the app's own models, with
+    /// `Content-Type: application/json`.
+    ///
+    /// ```swift
+    /// let encoder = JSONEncoder()
+    /// encoder.keyEncodingStrategy = .convertToSnakeCase
+    /// StubRoute("GET /api/v2/pokemon/25") { _ in try .json(encoding: Pokemon.pikachu, encoder: encoder) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - status: The status code; 200 by default.
+    ///   - encoder: The encoder; set its key strategy to match the API (PokeAPI uses snake case).
+    /// - Returns: The response.
+    /// - Throws: `PokestubClientError.invalidJSON(what:reason:)` when the value cannot be encoded; thrown from
+    ///   a handler, it answers 500 with its description.
+    public static func json(
+        encoding value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()
+    ) throws(PokestubClientError) -> HTTPResponse {
+        json(try JSONValue(encoding: value, encoder: encoder), status: status)
     }
 
     /// A text response.
