@@ -35,7 +35,7 @@ func listScreen() async throws {
 struct PokestubTestingGettingStartedExamples {
     @Test("a server with the shipped stubs answers the real bulbasaur")
     func shippedStubs() async throws {
-        try await withStubServer(stubsDirectory: Repository.stubs) { server in
+        try await withStubServer(stubsDirectory: StubServer.shippedStubsDirectory) { server in
             let client = try PokemonClient(environment: server.environment)
             let bulbasaur = try await client.pokemon(id: 1)
             #expect(bulbasaur.name == "bulbasaur")
@@ -105,7 +105,7 @@ extension PokestubTestingGettingStartedExamples {
 struct ReadmeExamples {
     @Test("the first page comes from the shipped stubs, and the request is verified")
     func firstPage() async throws {
-        try await withStubServer(stubsDirectory: Repository.stubs) { server in
+        try await withStubServer(stubsDirectory: StubServer.shippedStubsDirectory) { server in
             let client = try PokemonClient(environment: server.environment)  // POKEMON_URL = the server
             let page = try await client.pokemonPage(offset: 0, limit: 20)
             #expect(page.results.map(\.name).prefix(2) == ["bulbasaur", "ivysaur"])

@@ -140,3 +140,39 @@ struct WithStubServerTests {
         #expect(error?.description.contains("broken.json") == true, "\(error?.description ?? "")")
     }
 }
+
+@Suite("withStubServer: stub folders")
+struct StubFolderTests {
+    @Test("the shipped stubs' location is the repository's stubs folder, and it serves bulbasaur")
+    func shippedStubs() async throws {
+        #expect(StubServer.shippedStubsDirectory == URL(fileURLWithPath: Repository.stubs).standardizedFileURL.path)
+        try await withStubServer(stubsDirectory: StubServer.shippedStubsDirectory) { server async throws in
+            #expect(try await HTTPFetch.send(server.url("/api/v2/pokemon/1/")).status == 200)
+        }
+    }
+
+    @Test("a missing stub folder fails the start naming its absolute path and what to pass instead")
+    func missingFolder() async throws {
+        let error = await #expect(throws: StubServerError.self) {
+            try await withStubServer(stubsDirectory: "no-such-stubs") { _ in
+                Issue.record("the body must not run")
+            }
+        }
+        let text = error?.description ?? ""
+        let absolute = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent("no-such-stubs").standardizedFileURL.path
+        #expect(text.contains("the stub folder \(absolute) does not exist"), "\(text)")
+        #expect(text.contains("StubServer.shippedStubsDirectory"), "\(text)")
+    }
+
+    @Test("a file given as the stub folder is refused as not a folder")
+    func fileInsteadOfFolder() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.removeFolder() }
+        let file = try folder.write("{}", to: "mapping.json")
+        let error = await #expect(throws: StubServerError.self) {
+            try await withStubServer(stubsDirectory: file.path) { _ in }
+        }
+        #expect(error?.description.contains("\(file.standardizedFileURL.path) is not a folder") == true)
+    }
+}
