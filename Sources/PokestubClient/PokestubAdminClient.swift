@@ -52,9 +52,16 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     public let sessionID: String?
     /// The session requests run on.
     public let session: URLSession
-    /// How long one admin request may take before it fails, in seconds. A wait
+    /// How long one admin request may take before it fails. A wait
     /// (``waitForRequests(_:_:timeout:pollInterval:)``) may take this much longer than its own timeout.
-    public let timeoutSeconds: Double
+    public let timeout: Duration
+    /// ``timeout`` in seconds.
+    @available(*, deprecated, renamed: "timeout")
+    public var timeoutSeconds: Double { timeoutInterval }
+    /// ``timeout`` in seconds, as `URLRequest` takes it.
+    var timeoutInterval: Double {
+        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    }
     /// The bearer token sent with every admin request, or `nil`. Kept out of ``description``.
     let token: String?
 
@@ -69,8 +76,8 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///   - token: The admin token, sent as `Authorization: Bearer <token>` with every admin request; `nil` (the
     ///     default) or blank sends none. Surrounding whitespace is ignored.
     ///   - session: The session to run requests on; `URLSession.shared` by default.
-    ///   - timeoutSeconds: How long one admin request may take, in seconds; 10 by default.
-    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared, timeoutSeconds: Double = 10) {
+    ///   - timeout: How long one admin request may take; 10 seconds by default.
+    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared, timeout: Duration = .seconds(10)) {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         var sessionID: String?
@@ -83,7 +90,19 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         }
         self.init(
             root: URL(string: text) ?? baseURL, sessionID: sessionID, token: token, session: session,
-            timeoutSeconds: timeoutSeconds)
+            timeout: timeout)
+    }
+
+    /// Creates a client for a server root, with the request timeout in seconds.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The server root.
+    ///   - token: The admin token, or `nil`.
+    ///   - session: The session to run requests on.
+    ///   - timeoutSeconds: How long one admin request may take, in seconds.
+    @available(*, deprecated, message: "pass timeout: as a Duration, e.g. .seconds(5)")
+    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared, timeoutSeconds: Double) {
+        self.init(baseURL: baseURL, token: token, session: session, timeout: .milliseconds(Int(timeoutSeconds * 1000)))
     }
 
     /// Creates a client for the server named by `POKEMON_URL`, with the token in `POKESTUB_ADMIN_TOKEN`.
@@ -93,7 +112,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///     (`["POKEMON_URL": "http://127.0.0.1:49152", "POKESTUB_ADMIN_TOKEN": "…"]`) instead of changing the
     ///     process environment.
     ///   - session: The session to run requests on; `URLSession.shared` by default.
-    ///   - timeoutSeconds: How long one admin request may take, in seconds; 10 by default.
+    ///   - timeout: How long one admin request may take; 10 seconds by default.
     /// - Throws: ``PokestubClientError/invalidConfiguration(variable:value:reason:)`` naming `POKEMON_URL` when
     ///   it is set but is not an absolute http(s) URL with a host and without query or fragment, or naming
     ///   `POKESTUB_ADMIN_TOKEN` when the token holds spaces or control characters (its value is not shown).
@@ -101,16 +120,14 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///   absent or blank, no token is sent.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, session: URLSession = .shared,
-        timeoutSeconds: Double = 10
+        timeout: Duration = .seconds(10)
     ) throws(PokestubClientError) {
         let token = try PokestubAdminClient.token(in: environment)
         let variable = PokestubAdminClient.environmentVariable
         let raw = environment[variable] ?? ""
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if value.isEmpty {
-            self.init(
-                baseURL: PokestubAdminClient.defaultBaseURL, token: token, session: session,
-                timeoutSeconds: timeoutSeconds)
+            self.init(baseURL: PokestubAdminClient.defaultBaseURL, token: token, session: session, timeout: timeout)
             return
         }
         func invalid(_ reason: String) -> PokestubClientError {
@@ -128,17 +145,32 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
             throw invalid("the URL must not have a query or fragment")
         }
-        self.init(baseURL: url, token: token, session: session, timeoutSeconds: timeoutSeconds)
+        self.init(baseURL: url, token: token, session: session, timeout: timeout)
+    }
+
+    /// Creates a client for the server named by `POKEMON_URL`, with the request timeout in seconds.
+    ///
+    /// - Parameters:
+    ///   - environment: The variables to read.
+    ///   - session: The session to run requests on.
+    ///   - timeoutSeconds: How long one admin request may take, in seconds.
+    /// - Throws: As ``init(environment:session:timeout:)``.
+    @available(*, deprecated, message: "pass timeout: as a Duration, e.g. .seconds(5)")
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, session: URLSession = .shared,
+        timeoutSeconds: Double
+    ) throws(PokestubClientError) {
+        try self.init(environment: environment, session: session, timeout: .milliseconds(Int(timeoutSeconds * 1000)))
     }
 
     /// Creates a client from its parts, the server root taken as given.
-    init(root: URL, sessionID: String?, token: String?, session: URLSession, timeoutSeconds: Double) {
+    init(root: URL, sessionID: String?, token: String?, session: URLSession, timeout: Duration) {
         baseURL = root
         self.sessionID = sessionID
         let trimmed = token?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.token = trimmed.isEmpty ? nil : trimmed
         self.session = session
-        self.timeoutSeconds = timeoutSeconds
+        self.timeout = timeout
     }
 
     /// Reads `POKESTUB_ADMIN_TOKEN`: `nil` when absent or blank.
@@ -185,7 +217,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// - Returns: The scoped client.
     public func scoped(toSession id: String) -> PokestubAdminClient {
         PokestubAdminClient(
-            root: baseURL, sessionID: id, token: token, session: session, timeoutSeconds: timeoutSeconds)
+            root: baseURL, sessionID: id, token: token, session: session, timeout: timeout)
     }
 
     /// This client acting on the daemon itself, whatever session it is scoped to: where sessions are made,
@@ -193,7 +225,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     var daemon: PokestubAdminClient {
         guard sessionID != nil else { return self }
         return PokestubAdminClient(
-            root: baseURL, sessionID: nil, token: token, session: session, timeoutSeconds: timeoutSeconds)
+            root: baseURL, sessionID: nil, token: token, session: session, timeout: timeout)
     }
 
     /// `pokestub admin at http://127.0.0.1:8080/__admin (bearer token set)`; never the token itself.
@@ -201,14 +233,14 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         "pokestub admin at \(baseURL.absoluteString)\(adminPath)" + (token == nil ? "" : " (bearer token set)")
     }
 
-    /// The client's parts for `dump` and debuggers: `baseURL`, `sessionID`, `hasToken`, `timeoutSeconds`; never
+    /// The client's parts for `dump` and debuggers: `baseURL`, `sessionID`, `hasToken`, `timeout`; never
     /// the token itself.
     public var customMirror: Mirror {
         Mirror(
             self,
             children: [
                 "baseURL": baseURL, "sessionID": sessionID as Any, "hasToken": hasToken,
-                "timeoutSeconds": timeoutSeconds,
+                "timeout": timeout,
             ])
     }
 }
