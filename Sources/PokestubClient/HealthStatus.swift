@@ -5,7 +5,7 @@
 public struct HealthStatus: Sendable, Hashable {
     /// `healthy`, or `degraded` when the last reload of the stub files failed.
     public var status: String
-    /// The server's version, e.g. `0.1.0`.
+    /// The server's version, e.g. `0.2.0`.
     public var version: String?
     /// The serve mode, e.g. `replay`.
     public var mode: String?

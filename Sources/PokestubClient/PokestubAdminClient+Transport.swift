@@ -36,14 +36,14 @@ extension PokestubAdminClient {
     ///   - path: The path after ``adminPath``.
     ///   - query: Query items.
     ///   - body: A JSON body.
-    ///   - extraSeconds: Time the server may take on top of ``timeoutSeconds`` (a wait's own timeout).
+    ///   - extraSeconds: Time the server may take on top of ``timeout`` (a wait's own timeout).
     /// - Throws: ``PokestubClientError/transport(method:url:underlying:)`` without an answer.
     func exchange(
         _ method: String, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil,
         extraSeconds: Double = 0
     ) async throws(PokestubClientError) -> AdminAnswer {
         let url = adminURL(path, query: query)
-        var request = URLRequest(url: url, timeoutInterval: timeoutSeconds + extraSeconds)
+        var request = URLRequest(url: url, timeoutInterval: timeoutInterval + extraSeconds)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -55,7 +55,8 @@ extension PokestubAdminClient {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await PokestubAdminClient.data(
+                for: request, on: session, within: timeoutInterval + extraSeconds)
         } catch {
             throw .transport(method: method, url: url, underlying: PokestubAdminClient.describe(error))
         }
@@ -63,6 +64,25 @@ extension PokestubAdminClient {
             throw .unexpectedResponse(method: method, url: url, reason: "not an HTTP response")
         }
         return AdminAnswer(method: method, url: url, status: http.statusCode, data: data)
+    }
+
+    /// Runs a request, failing with `URLError(.timedOut)` when no answer has come within `seconds`.
+    ///
+    /// The request carries the same timeout, but swift-corelibs-foundation's `URLSession` ignores a request's
+    /// `timeoutInterval` for the session configuration's 60 s, so the limit is also kept here: whichever of
+    /// the answer and the limit comes first ends the wait, and the other is cancelled.
+    static func data(
+        for request: URLRequest, on session: URLSession, within seconds: Double
+    ) async throws -> (Data, URLResponse) {
+        try await withThrowingTaskGroup(of: (Data, URLResponse).self) { group in
+            group.addTask { try await session.data(for: request) }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                throw URLError(.timedOut)
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
     }
 
     /// The error for a non-2xx answer: ``PokestubClientError/unauthorized(method:url:tokenSent:errors:)`` for

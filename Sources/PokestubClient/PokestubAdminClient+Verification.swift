@@ -8,20 +8,29 @@ extension PokestubAdminClient {
     /// - Parameters:
     ///   - count: The exact number expected; 0 checks that no such request was sent.
     ///   - pattern: The request pattern.
+    ///   - file: The file of the call, which the failure report names; leave the default (`#filePath`).
+    ///   - line: The line of the call, which the failure report names; leave the default (`#line`).
     /// - Throws: ``PokestubClientError/verificationFailed(_:)`` whose description gives the actual count, the
     ///   requests received, and the field-by-field differences of the closest ones; other
     ///   ``PokestubClientError``s when the server cannot be asked.
-    public func verify(count: Int, _ pattern: RequestPatternBuilder) async throws(PokestubClientError) {
-        try await verify(.exactly(count), pattern)
+    public func verify(
+        count: Int, _ pattern: RequestPatternBuilder, file: StaticString = #filePath, line: UInt = #line
+    ) async throws(PokestubClientError) {
+        try await verify(.exactly(count), pattern, file: file, line: line)
     }
 
     /// Checks that at least one journaled request matches a pattern.
     ///
-    /// - Parameter pattern: The request pattern.
+    /// - Parameters:
+    ///   - pattern: The request pattern.
+    ///   - file: The file of the call, which the failure report names; leave the default (`#filePath`).
+    ///   - line: The line of the call, which the failure report names; leave the default (`#line`).
     /// - Throws: ``PokestubClientError/verificationFailed(_:)`` when none matched; other
     ///   ``PokestubClientError``s when the server cannot be asked.
-    public func verify(_ pattern: RequestPatternBuilder) async throws(PokestubClientError) {
-        try await verify(.atLeast(1), pattern)
+    public func verify(
+        _ pattern: RequestPatternBuilder, file: StaticString = #filePath, line: UInt = #line
+    ) async throws(PokestubClientError) {
+        try await verify(.atLeast(1), pattern, file: file, line: line)
     }
 
     /// Checks how many journaled requests match a pattern.
@@ -31,17 +40,26 @@ extension PokestubAdminClient {
     /// field of the pattern on its own (`POST /__admin/requests/find` once per field, so the server's own
     /// matching decides), and the server's near misses for unmatched requests.
     ///
+    /// The failure names the call (``VerificationFailure/callSite``), because Swift Testing and XCTest list a
+    /// thrown error at the test function rather than at the line that threw it.
+    ///
     /// - Parameters:
     ///   - expected: The expected count, e.g. `.exactly(1)`, `.atLeast(2)` or `.never`.
     ///   - pattern: The request pattern.
+    ///   - file: The file of the call, which the failure report names; leave the default (`#filePath`).
+    ///   - line: The line of the call, which the failure report names; leave the default (`#line`).
     /// - Throws: ``PokestubClientError/verificationFailed(_:)`` when the count is not as expected; other
     ///   ``PokestubClientError``s when the server cannot be asked, e.g. ``PokestubClientError/refused(method:url:status:errors:)``
     ///   with 409 and "The request journal is off" when the daemon keeps no journal (`--journal-max-entries 0`),
     ///   so that `.never` cannot pass for lack of a journal.
-    public func verify(_ expected: RequestCount, _ pattern: RequestPatternBuilder) async throws(PokestubClientError) {
+    public func verify(
+        _ expected: RequestCount, _ pattern: RequestPatternBuilder, file: StaticString = #filePath, line: UInt = #line
+    ) async throws(PokestubClientError) {
         let count = try await countRequests(pattern)
         guard !expected.isSatisfied(by: count) else { return }
-        throw .verificationFailed(await explainFailure(expected: expected, actualCount: count, pattern: pattern))
+        var failure = await explainFailure(expected: expected, actualCount: count, pattern: pattern)
+        failure.callSite = CallSite(file: file, line: line)
+        throw .verificationFailed(failure)
     }
 
     /// Gathers what the report of a failed verification shows. Best effort: a question the server cannot

@@ -52,9 +52,16 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     public let sessionID: String?
     /// The session requests run on.
     public let session: URLSession
-    /// How long one admin request may take before it fails, in seconds. A wait
+    /// How long one admin request may take before it fails. A wait
     /// (``waitForRequests(_:_:timeout:pollInterval:)``) may take this much longer than its own timeout.
-    public let timeoutSeconds: Double
+    public let timeout: Duration
+    /// ``timeout`` in seconds.
+    @available(*, deprecated, renamed: "timeout")
+    public var timeoutSeconds: Double { timeoutInterval }
+    /// ``timeout`` in seconds, as `URLRequest` takes it.
+    var timeoutInterval: Double {
+        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    }
     /// The bearer token sent with every admin request, or `nil`. Kept out of ``description``.
     let token: String?
     /// The secret of the session this client acts on, sent as `Pokestub-Session-Secret`, or `nil`. Kept out
@@ -72,11 +79,11 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///   - token: The admin token, sent as `Authorization: Bearer <token>` with every admin request; `nil` (the
     ///     default) or blank sends none. Surrounding whitespace is ignored.
     ///   - session: The session to run requests on; `URLSession.shared` by default.
-    ///   - timeoutSeconds: How long one admin request may take, in seconds; 10 by default.
+    ///   - timeout: How long one admin request may take; 10 seconds by default.
     ///   - sessionSecret: For a session's URL, the session's secret (``PokestubSession/secret``), sent as
     ///     `Pokestub-Session-Secret`: a daemon with an admin token answers a session's routes only with it.
     public init(
-        baseURL: URL, token: String? = nil, session: URLSession = .shared, timeoutSeconds: Double = 10,
+        baseURL: URL, token: String? = nil, session: URLSession = .shared, timeout: Duration = .seconds(10),
         sessionSecret: String? = nil
     ) {
         var text = baseURL.absoluteString
@@ -91,7 +98,19 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         }
         self.init(
             root: URL(string: text) ?? baseURL, sessionID: sessionID, token: token, session: session,
-            timeoutSeconds: timeoutSeconds, sessionSecret: sessionSecret)
+            timeout: timeout, sessionSecret: sessionSecret)
+    }
+
+    /// Creates a client for a server root, with the request timeout in seconds.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The server root.
+    ///   - token: The admin token, or `nil`.
+    ///   - session: The session to run requests on.
+    ///   - timeoutSeconds: How long one admin request may take, in seconds.
+    @available(*, deprecated, message: "pass timeout: as a Duration, e.g. .seconds(5)")
+    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared, timeoutSeconds: Double) {
+        self.init(baseURL: baseURL, token: token, session: session, timeout: .milliseconds(Int(timeoutSeconds * 1000)))
     }
 
     /// Creates a client for the server named by `POKEMON_URL`, with the token in `POKESTUB_ADMIN_TOKEN` and,
@@ -102,7 +121,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///     (`["POKEMON_URL": "http://127.0.0.1:49152", "POKESTUB_ADMIN_TOKEN": "…"]`) instead of changing the
     ///     process environment.
     ///   - session: The session to run requests on; `URLSession.shared` by default.
-    ///   - timeoutSeconds: How long one admin request may take, in seconds; 10 by default.
+    ///   - timeout: How long one admin request may take; 10 seconds by default.
     /// - Throws: ``PokestubClientError/invalidConfiguration(variable:value:reason:)`` naming `POKEMON_URL` when
     ///   it is set but is not an absolute http(s) URL with a host and without query or fragment, or naming
     ///   `POKESTUB_ADMIN_TOKEN` when the token holds spaces or control characters (its value is not shown).
@@ -110,16 +129,14 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     ///   absent or blank, no token is sent.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, session: URLSession = .shared,
-        timeoutSeconds: Double = 10
+        timeout: Duration = .seconds(10)
     ) throws(PokestubClientError) {
         let token = try PokestubAdminClient.token(in: environment)
         let variable = PokestubAdminClient.environmentVariable
         let raw = environment[variable] ?? ""
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if value.isEmpty {
-            self.init(
-                baseURL: PokestubAdminClient.defaultBaseURL, token: token, session: session,
-                timeoutSeconds: timeoutSeconds)
+            self.init(baseURL: PokestubAdminClient.defaultBaseURL, token: token, session: session, timeout: timeout)
             return
         }
         func invalid(_ reason: String) -> PokestubClientError {
@@ -140,8 +157,23 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         let secret = environment[PokestubAdminClient.sessionSecretEnvironmentVariable]?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         self.init(
-            baseURL: url, token: token, session: session, timeoutSeconds: timeoutSeconds,
+            baseURL: url, token: token, session: session, timeout: timeout,
             sessionSecret: secret?.isEmpty == false ? secret : nil)
+    }
+
+    /// Creates a client for the server named by `POKEMON_URL`, with the request timeout in seconds.
+    ///
+    /// - Parameters:
+    ///   - environment: The variables to read.
+    ///   - session: The session to run requests on.
+    ///   - timeoutSeconds: How long one admin request may take, in seconds.
+    /// - Throws: As ``init(environment:session:timeout:)``.
+    @available(*, deprecated, message: "pass timeout: as a Duration, e.g. .seconds(5)")
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, session: URLSession = .shared,
+        timeoutSeconds: Double
+    ) throws(PokestubClientError) {
+        try self.init(environment: environment, session: session, timeout: .milliseconds(Int(timeoutSeconds * 1000)))
     }
 
     /// The environment variable holding a session's secret, for a client made from a session's
@@ -150,7 +182,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
 
     /// Creates a client from its parts, the server root taken as given.
     init(
-        root: URL, sessionID: String?, token: String?, session: URLSession, timeoutSeconds: Double,
+        root: URL, sessionID: String?, token: String?, session: URLSession, timeout: Duration,
         sessionSecret: String? = nil
     ) {
         baseURL = root
@@ -159,7 +191,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         let trimmed = token?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.token = trimmed.isEmpty ? nil : trimmed
         self.session = session
-        self.timeoutSeconds = timeoutSeconds
+        self.timeout = timeout
     }
 
     /// Reads `POKESTUB_ADMIN_TOKEN`: `nil` when absent or blank.
@@ -209,7 +241,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// - Returns: The scoped client.
     public func scoped(toSession id: String, secret: String? = nil) -> PokestubAdminClient {
         PokestubAdminClient(
-            root: baseURL, sessionID: id, token: token, session: session, timeoutSeconds: timeoutSeconds,
+            root: baseURL, sessionID: id, token: token, session: session, timeout: timeout,
             sessionSecret: secret)
     }
 
@@ -218,7 +250,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     var daemon: PokestubAdminClient {
         guard sessionID != nil else { return self }
         return PokestubAdminClient(
-            root: baseURL, sessionID: nil, token: token, session: session, timeoutSeconds: timeoutSeconds,
+            root: baseURL, sessionID: nil, token: token, session: session, timeout: timeout,
             sessionSecret: sessionSecret)
     }
 
@@ -227,14 +259,14 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         "pokestub admin at \(baseURL.absoluteString)\(adminPath)" + (token == nil ? "" : " (bearer token set)")
     }
 
-    /// The client's parts for `dump` and debuggers: `baseURL`, `sessionID`, `hasToken`, `timeoutSeconds`; never
+    /// The client's parts for `dump` and debuggers: `baseURL`, `sessionID`, `hasToken`, `timeout`; never
     /// the token itself.
     public var customMirror: Mirror {
         Mirror(
             self,
             children: [
                 "baseURL": baseURL, "sessionID": sessionID as Any, "hasToken": hasToken,
-                "timeoutSeconds": timeoutSeconds,
+                "timeout": timeout,
             ])
     }
 }

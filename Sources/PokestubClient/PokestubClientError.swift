@@ -61,7 +61,7 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
     case invalidJSON(what: String, reason: String)
 
     /// The journal did not hold the expected number of matching requests
-    /// (``PokestubAdminClient/verify(_:_:)``); the failure lists what the server did receive.
+    /// (``PokestubAdminClient/verify(_:_:file:line:)``); the failure lists what the server did receive.
     ///
     /// - Parameter failure: The expected and actual counts, the requests received, and how the closest ones
     ///   differ from the pattern.

@@ -39,8 +39,12 @@ public struct PokestubSession: Sendable, CustomStringConvertible {
     /// An admin client acting on this session alone (`/__admin/sessions/{id}/…`): stubs, journal, verify and
     /// wait see only the session's.
     public let admin: PokestubAdminClient
-    /// Seconds without requests after which the daemon ends the session.
+    /// Seconds without requests after which the daemon ends the session (the admin API's
+    /// `idleTimeoutSeconds`); ``idleTimeout`` as a `Duration`.
     public let idleTimeoutSeconds: Int?
+    /// How long the session may go without requests before the daemon ends it, or `nil` when the server did
+    /// not say.
+    public var idleTimeout: Duration? { idleTimeoutSeconds.map { .seconds($0) } }
     /// When the session was made.
     public let createdAt: Date?
     /// When the session was last used.

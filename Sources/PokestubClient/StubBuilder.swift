@@ -32,6 +32,15 @@ public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hasha
     public var priority: Int?
     /// Free-form data kept with the stub (`metadata`).
     public var metadata: JSONValue?
+    /// The scenario the stub takes part in (`scenarioName`), or `nil`.
+    public var scenarioName: String?
+    /// The state the scenario must be in for the stub to match (`requiredScenarioState`), or `nil` for any.
+    public var requiredScenarioState: String?
+    /// The state the scenario moves to when the stub answers (`newScenarioState`), or `nil` to stay.
+    public var newScenarioState: String?
+
+    /// The state every scenario starts in, and returns to on reset: `Started` (WireMock's `Scenario.STARTED`).
+    public static let scenarioStarted = "Started"
 
     /// Creates a stub for a request pattern, answering 200 with an empty body until ``willReturn(_:)``.
     ///
@@ -101,13 +110,56 @@ public struct StubBuilder: RequestPatternBuilding, StubMappingConvertible, Hasha
         return copy
     }
 
-    /// The stub in WireMock's mapping JSON: `id`, `name`, `priority`, `metadata` when set, `request`, `response`.
+    /// The same stub taking part in a scenario: a state machine whose state decides which of its stubs match.
+    /// Every scenario starts in ``scenarioStarted``.
+    ///
+    /// ```swift
+    /// let empty = StubBuilder.get("/api/v2/team").inScenario("team")
+    ///     .whenScenarioStateIs(StubBuilder.scenarioStarted).willReturn(.json([]))
+    /// let add = StubBuilder.post("/api/v2/team").inScenario("team").willSetStateTo("has pikachu")
+    /// let full = StubBuilder.get("/api/v2/team").inScenario("team")
+    ///     .whenScenarioStateIs("has pikachu").willReturn(.json(["pikachu"]))
+    /// ```
+    ///
+    /// - Parameter name: The scenario's name, e.g. `team`; stubs naming the same scenario share its state.
+    /// - Returns: The changed stub.
+    public func inScenario(_ name: String) -> StubBuilder {
+        var copy = self
+        copy.scenarioName = name
+        return copy
+    }
+
+    /// The same stub matching only while its scenario is in a state. Needs ``inScenario(_:)``.
+    ///
+    /// - Parameter state: The required state, e.g. ``scenarioStarted`` or `has pikachu`.
+    /// - Returns: The changed stub.
+    public func whenScenarioStateIs(_ state: String) -> StubBuilder {
+        var copy = self
+        copy.requiredScenarioState = state
+        return copy
+    }
+
+    /// The same stub moving its scenario to a state when it answers. Needs ``inScenario(_:)``.
+    ///
+    /// - Parameter state: The new state.
+    /// - Returns: The changed stub.
+    public func willSetStateTo(_ state: String) -> StubBuilder {
+        var copy = self
+        copy.newScenarioState = state
+        return copy
+    }
+
+    /// The stub in WireMock's mapping JSON: `id`, `name`, `priority`, `metadata`, `scenarioName`,
+    /// `requiredScenarioState` and `newScenarioState` when set, `request`, `response`.
     public var json: JSONValue {
         var members: [String: JSONValue] = ["request": requestPattern.json, "response": response.json]
         if let id { members["id"] = .string(id.uuidString.lowercased()) }
         if let name { members["name"] = .string(name) }
         if let priority { members["priority"] = .integer(Int64(priority)) }
         if let metadata { members["metadata"] = metadata }
+        if let scenarioName { members["scenarioName"] = .string(scenarioName) }
+        if let requiredScenarioState { members["requiredScenarioState"] = .string(requiredScenarioState) }
+        if let newScenarioState { members["newScenarioState"] = .string(newScenarioState) }
         return .object(members)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// StubResponse.json(["count": 1, "results": [["name": "bulbasaur"]]])
-/// StubResponse.text("Not Found", status: 404).withFixedDelay(milliseconds: 250)
+/// StubResponse.text("Not Found", status: 404).withFixedDelay(.milliseconds(250))
 /// StubResponse.fault(.connectionResetByPeer)
 /// ```
 ///
@@ -164,14 +164,41 @@ public struct StubResponse: Sendable, Hashable {
         return copy
     }
 
-    /// The same response sent after a delay.
+    /// The same response sent after a delay (`fixedDelayMilliseconds`).
+    ///
+    /// - Parameter delay: The delay, up to 10 minutes (the server's limit), sent in whole milliseconds rounded
+    ///   up, e.g. `.milliseconds(250)` or `.seconds(2)`.
+    /// - Returns: The changed response.
+    public func withFixedDelay(_ delay: Duration) -> StubResponse {
+        var copy = self
+        copy.fixedDelayMilliseconds = StubResponse.wholeMilliseconds(delay)
+        return copy
+    }
+
+    /// The same response sent after a delay in milliseconds.
     ///
     /// - Parameter milliseconds: The delay, 0 to 600,000 ms (the server's limit).
     /// - Returns: The changed response.
+    @available(*, deprecated, renamed: "withFixedDelay(_:)", message: "pass a Duration: .milliseconds(250)")
     public func withFixedDelay(milliseconds: Int) -> StubResponse {
         var copy = self
         copy.fixedDelayMilliseconds = milliseconds
         return copy
+    }
+
+    /// The delay before answering as a `Duration`, or `nil` for none (``fixedDelayMilliseconds``).
+    public var fixedDelay: Duration? {
+        fixedDelayMilliseconds.map { .milliseconds($0) }
+    }
+
+    /// A duration in whole milliseconds, rounded up so a delay is never shorter than asked; negative is 0.
+    static func wholeMilliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        guard seconds < Int64.max / 1000 - 1 else { return Int.max }
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let milliseconds = seconds * 1000 + (attoseconds + perMillisecond - 1) / perMillisecond
+        return Int(clamping: milliseconds)
     }
 
     /// The response in WireMock's JSON form: `status`, `headers`, one of `body` / `jsonBody` / `base64Body` /

@@ -1,10 +1,13 @@
-/// Why a verification failed: the expected and actual counts, what the server received, and how the requests
-/// closest to the pattern differ from it.
+/// Why a verification failed: where it was called, the expected and actual counts, what the server received,
+/// and how the requests closest to the pattern differ from it.
+///
+/// It is an `Error` of its own, so a helper can throw it or hand it to `Issue.record(_:sourceLocation:)`;
+/// `PokestubAdminClient`'s `verify` throws it wrapped in ``PokestubClientError/verificationFailed(_:)``.
 ///
 /// ``description`` is what a test log shows:
 ///
 /// ```
-/// Expected exactly 1 request matching GET /api/v2/pokemon/ with query limit equalTo "20", but 0 matched.
+/// ListScreenTests.swift:42: expected exactly 1 request matching GET /api/v2/pokemon/ with query limit equalTo "20", but 0 matched.
 ///
 /// Requests received (1, newest first):
 ///   GET /api/v2/pokemon/?offset=0&limit=21 → 200 (stub "list")
@@ -13,7 +16,7 @@
 ///   GET /api/v2/pokemon/?offset=0&limit=21
 ///     query parameter limit: expected equalTo "20", got "21"
 /// ```
-public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
+public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The count that was expected.
     public var expected: RequestCount
     /// How many journaled requests matched.
@@ -28,6 +31,9 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
     public var matching: [LoggedRequest]
     /// The unmatched requests with the stubs closest to them (the server's near misses).
     public var nearMisses: [NearMissReport]
+
+    /// Where `verify` was called, when it was: the report's first words.
+    public var callSite: CallSite?
 
     /// How many received requests the report keeps: 20.
     public static let receivedLimit = 20
@@ -60,10 +66,13 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
     ///   - closest: The closest non-matching requests with their differences.
     ///   - matching: The matching requests.
     ///   - nearMisses: The server's near misses for unmatched requests.
+    ///   - callSite: Where the verification was called, when known.
     public init(
         expected: RequestCount, actualCount: Int, pattern: RequestPatternBuilder, received: [JournalEntry] = [],
-        closest: [ClosestRequest] = [], matching: [LoggedRequest] = [], nearMisses: [NearMissReport] = []
+        closest: [ClosestRequest] = [], matching: [LoggedRequest] = [], nearMisses: [NearMissReport] = [],
+        callSite: CallSite? = nil
     ) {
+        self.callSite = callSite
         self.expected = expected
         self.actualCount = actualCount
         self.pattern = pattern
@@ -75,7 +84,8 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// The report as lines for a test log.
     public var description: String {
-        var lines = ["Expected \(expected) matching \(pattern), but \(actualCount) matched."]
+        let summary = "\(expected) matching \(pattern), but \(actualCount) matched."
+        var lines = [callSite.map { "\($0): expected \(summary)" } ?? "Expected \(summary)"]
         lines.append("")
         if received.isEmpty {
             lines.append("The request journal is empty: the server received no requests.")

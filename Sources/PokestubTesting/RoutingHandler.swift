@@ -6,7 +6,8 @@ import PokestubLocking
 /// matching ``StubRoute``, else to the engine's stubs.
 ///
 /// A request a route answers is journaled like a stubbed one, with the route as its stub
-/// (`stubMapping: {"id": route.id, "name": "route GET /path"}`), so `find`, `count` and `verify` see it.
+/// (`stubMapping: {"id": route.id, "name": "route GET /path"}`), so `find`, `count` and `verify` see it; a
+/// handler that throws is journaled with the 500 it answered.
 final class RoutingHandler: HTTPHandler {
     let engine: StubEngine
     private let routes: Locked<[StubRoute]>
@@ -20,27 +21,32 @@ final class RoutingHandler: HTTPHandler {
         routes.withLock { $0.append(route) }
     }
 
-    func handle(_ request: HTTPRequest) -> HTTPReply {
+    func handle(_ request: PokestubCore.HTTPRequest) -> HTTPReply {
         if AdminAPI.isAdmin(request) { return engine.handle(request) }
-        guard let route = routes.withLock({ routes in routes.first { $0.matches(request) } }) else {
-            return engine.handle(request)
+        let plain = HTTPRequest(received: request, parameters: [:])
+        let found = routes.withLock { routes -> (StubRoute, [String: String])? in
+            for route in routes {
+                if let parameters = route.parameters(of: plain) { return (route, parameters) }
+            }
+            return nil
         }
+        guard let (route, parameters) = found else { return engine.handle(request) }
         let timing = ServeTiming()
         let journal = engine.journal
-        @Sendable func finish(_ response: HTTPResponse) -> HTTPResponse {
-            var response = response
-            response.headers.replace(name: "Matched-Stub-Id", value: route.id.uuidString.lowercased())
-            journal.recordAnswer(
-                to: request, stub: ServeEvent.StubReference(id: route.id, name: "route \(route)"),
-                status: response.status, timing: timing)
-            return response
-        }
-        switch route.responder {
-        case .immediate(let handler):
-            return .response(finish(handler(request)))
-        case .eventual(let handler):
-            return .deferred { complete in
-                Task { complete(finish(await handler(request))) }
+        let routed = plain.with(parameters: parameters)
+        return .deferred { complete in
+            Task {
+                var response: HTTPResponse
+                do {
+                    response = try await route.handler(routed)
+                } catch {
+                    response = .failure(error)
+                }
+                response.headers.replace(name: "Matched-Stub-Id", value: route.id.uuidString.lowercased())
+                journal.recordAnswer(
+                    to: request, stub: ServeEvent.StubReference(id: route.id, name: "route \(route)"),
+                    status: response.status, timing: timing)
+                complete(response.served)
             }
         }
     }

@@ -1,62 +1,48 @@
 import Foundation
-import PokestubCore
 
-/// A route answered by a Swift closure instead of a stub, like the route/handler pairs of FlyingFox's
-/// `HTTPServer`.
+/// A route answered by a Swift closure instead of a stub, like the routes of FlyingFox's `HTTPServer`.
 ///
 /// ```swift
-/// StubRoute("GET /api/v2/pokemon") { request in
-///     .json(["count": 0, "next": nil, "previous": nil, "results": []])
+/// StubRoute("GET /api/v2/pokemon/:id") { request in
+///     guard let id = request.parameters["id"], let number = Int(id) else { return .text("no id", status: 400) }
+///     return .json(["id": .integer(Int64(number)), "name": "pokemon \(id)"])
 /// }
 /// ```
 ///
 /// The route text is `METHOD /path` or just `/path` (any method; `*` and `ANY` also mean any method):
 /// - Path segments compare exactly with the request's percent-decoded path, ignoring empty segments, so
 ///   `/api/v2/pokemon` also answers `/api/v2/pokemon/` (PokeAPI's canonical form).
+/// - A `:name` segment matches any one segment and hands its value to the handler as
+///   `request.parameters["name"]`.
 /// - A `*` segment matches any one segment; a `*` as the last segment matches one or more segments.
 /// - An optional query, `?limit=20&offset`, requires each named parameter: with that value, or with any
 ///   value when no `=value` (or `=*`) is given. Other parameters are allowed.
 ///
-/// Routes are tried before the stubs, in the order they were added; the first that matches answers.
+/// Routes are tried before the stubs, in the order they were added; the first that matches answers. The
+/// handler runs in a task of its own, so it may `await`; the server holds none of its threads meanwhile. When
+/// it throws, the request is answered 500 with the error's description as plain text. Either way the request
+/// journal records the request with the route as its stub (`route GET /api/v2/pokemon/:id`).
 public struct StubRoute: Sendable, CustomStringConvertible {
     /// The method, upper-cased, or `nil` for any.
     public let method: String?
-    /// The path as written in the route.
+    /// The path as written in the route, e.g. `/api/v2/pokemon/:id`.
     public let path: String
     /// Query parameters the request must have: name and required value, or `nil` for any value.
     public let query: [(name: String, value: String?)]
     /// The id the request journal records as the answering "stub" for requests this route answers.
     public let id: UUID
-    let responder: Responder
-
-    enum Responder: Sendable {
-        case immediate(@Sendable (HTTPRequest) -> HTTPResponse)
-        case eventual(@Sendable (HTTPRequest) async -> HTTPResponse)
-    }
+    /// Turns the request into the response.
+    let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     private let segments: [Substring]
 
-    /// Creates a route answered synchronously, on the server's thread. Keep the closure quick; it must not
-    /// block on I/O.
+    /// Creates a route answered by a closure.
     ///
     /// - Parameters:
-    ///   - route: `METHOD /path` or `/path`, e.g. `GET /api/v2/pokemon`.
-    ///   - handler: Turns the request into the response, e.g. `{ _ in .json(["ok": true]) }`.
-    public init(_ route: String, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
-        self.init(route: route, responder: .immediate(handler))
-    }
-
-    /// Creates a route answered by an async closure. The server holds none of its threads while the closure
-    /// runs.
-    ///
-    /// - Parameters:
-    ///   - route: `METHOD /path` or `/path`, e.g. `POST /api/v2/team`.
-    ///   - handler: Turns the request into the response.
-    public init(_ route: String, asyncHandler handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) {
-        self.init(route: route, responder: .eventual(handler))
-    }
-
-    private init(route: String, responder: Responder) {
+    ///   - route: `METHOD /path` or `/path`, e.g. `GET /api/v2/pokemon/:id`.
+    ///   - handler: Turns the request into the response, e.g. `{ _ in .json(["ok": true]) }`. It may `await`
+    ///     and `throw`; a thrown error answers 500 with its description.
+    public init(_ route: String, handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         let parts = route.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)
         var target = Substring(route.trimmingCharacters(in: .whitespaces))
         var method: String?
@@ -79,7 +65,18 @@ public struct StubRoute: Sendable, CustomStringConvertible {
         }
         segments = path.split(separator: "/", omittingEmptySubsequences: true)
         id = UUID()
-        self.responder = responder
+        self.handler = handler
+    }
+
+    /// Creates a route answered by an async closure.
+    ///
+    /// - Parameters:
+    ///   - route: `METHOD /path` or `/path`, e.g. `POST /api/v2/team`.
+    ///   - handler: Turns the request into the response.
+    @available(*, deprecated, renamed: "init(_:handler:)", message: "the handler: closure may be async and throw")
+    @_disfavoredOverload
+    public init(_ route: String, asyncHandler handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) {
+        self.init(route, handler: handler)
     }
 
     /// Whether the route answers a request.
@@ -87,15 +84,31 @@ public struct StubRoute: Sendable, CustomStringConvertible {
     /// - Parameter request: The request.
     /// - Returns: Whether method, path and the route's query parameters all fit.
     public func matches(_ request: HTTPRequest) -> Bool {
-        if let method, method != request.method { return false }
+        parameters(of: request) != nil
+    }
+
+    /// The values of the route's `:name` segments in a request, or `nil` when the route does not answer it.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The captured values by name (empty for a route without `:name` segments), or `nil` when
+    ///   method, path or the route's query parameters do not fit.
+    public func parameters(of request: HTTPRequest) -> [String: String]? {
+        if let method, method != request.method { return nil }
         let requestSegments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        var captured: [String: String] = [:]
         for (position, segment) in segments.enumerated() {
             let isLast = position == segments.count - 1
-            if segment == "*" && isLast { return requestSegments.count > position && queryMatches(request) }
-            guard position < requestSegments.count else { return false }
-            if segment != "*" && segment != requestSegments[position] { return false }
+            if segment == "*" && isLast {
+                return requestSegments.count > position && queryMatches(request) ? captured : nil
+            }
+            guard position < requestSegments.count else { return nil }
+            if segment.hasPrefix(":") && segment.count > 1 {
+                captured[String(segment.dropFirst())] = String(requestSegments[position])
+            } else if segment != "*" && segment != requestSegments[position] {
+                return nil
+            }
         }
-        return requestSegments.count == segments.count && queryMatches(request)
+        return requestSegments.count == segments.count && queryMatches(request) ? captured : nil
     }
 
     private func queryMatches(_ request: HTTPRequest) -> Bool {

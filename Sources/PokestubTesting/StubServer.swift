@@ -51,12 +51,19 @@ public struct StubServer: Sendable {
         router.append(route)
     }
 
-    /// Adds a route answered synchronously by a closure.
+    /// Adds a route answered by a closure; it is tried after the routes added before it, and before the stubs.
+    ///
+    /// ```swift
+    /// server.appendRoute("GET /api/v2/pokemon/:id") { request in
+    ///     .json(["id": .string(request.parameters["id"] ?? "")])
+    /// }
+    /// ```
     ///
     /// - Parameters:
-    ///   - route: `METHOD /path` or `/path` (see ``StubRoute``).
-    ///   - handler: Turns the request into the response.
-    public func appendRoute(_ route: String, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    ///   - route: `METHOD /path` or `/path`, with `*` and `:name` segments (see ``StubRoute``).
+    ///   - handler: Turns the request into the response. It may `await` and `throw`; a thrown error answers 500
+    ///     with its description.
+    public func appendRoute(_ route: String, handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         router.append(StubRoute(route, handler: handler))
     }
 
@@ -65,9 +72,13 @@ public struct StubServer: Sendable {
     /// - Parameters:
     ///   - route: `METHOD /path` or `/path` (see ``StubRoute``).
     ///   - handler: Turns the request into the response.
+    @available(
+        *, deprecated, renamed: "appendRoute(_:handler:)", message: "the handler: closure may be async and throw"
+    )
+    @_disfavoredOverload
     public func appendRoute(
         _ route: String, asyncHandler handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
     ) {
-        router.append(StubRoute(route, asyncHandler: handler))
+        router.append(StubRoute(route, handler: handler))
     }
 }

@@ -33,15 +33,16 @@ import PokestubLocking
 /// - Parameters:
 ///   - mappings: Stubs to add: `StubBuilder`s, `JSONValue` objects or mapping JSON text (a single mapping or
 ///     `{"mappings": [...]}`). Later ones win over earlier ones of the same priority.
-///   - stubsDirectory: A stub root laid out like WireMock's (`mappings/**/*.json`, `__files/**`), such as the
-///     repository's `stubs`; `bodyFileName` in `mappings` is also looked up under its `__files`.
+///   - stubsDirectory: A stub root laid out like WireMock's (`mappings/**/*.json`, `__files/**`), such as
+///     ``StubServer/shippedStubsDirectory``; `bodyFileName` in `mappings` is also looked up under its `__files`.
+///     A relative path is read from the current folder.
 ///   - routes: Routes answered by closures, tried first, in order.
 ///   - journalCapacity: The most requests the journal keeps; 10,000 by default.
 ///   - isolation: The caller's actor, inherited so `body` need not be `Sendable`.
 ///   - body: The test, given the running server.
 /// - Returns: What `body` returns.
-/// - Throws: ``StubServerError`` when a mapping or stub file is invalid or the server cannot listen; otherwise
-///   whatever `body` throws.
+/// - Throws: ``StubServerError`` when `stubsDirectory` is not a folder (naming its absolute path), a mapping or
+///   stub file is invalid, or the server cannot listen; otherwise whatever `body` throws.
 public func withStubServer<Result>(
     mappings: [any StubMappingConvertible] = [], stubsDirectory: String? = nil, routes: [StubRoute] = [],
     journalCapacity: Int = 10_000, isolation: isolated (any Actor)? = #isolation,
@@ -107,6 +108,7 @@ enum StubServerLauncher {
     static func start(
         mappings: [any StubMappingConvertible], stubsDirectory: String?, routes: [StubRoute], journalCapacity: Int
     ) throws(StubServerError) -> (PokestubDaemon, StubServer) {
+        if let stubsDirectory { try checkFolder(stubsDirectory) }
         var configuration = Configuration()
         configuration.port = 0
         configuration.stubs = stubsDirectory ?? ""
@@ -146,6 +148,24 @@ enum StubServerLauncher {
             baseURL: URL(string: daemon.baseURL)!, port: daemon.port, engine: daemon.engine,
             router: router.withLock { $0 }!)
         return (daemon, stubServer)
+    }
+
+    /// Fails unless `path` is a folder, naming it as an absolute path (a relative one is read from the current
+    /// folder, which under `swift test` or Xcode is seldom the one the test's author thinks of) and what to
+    /// pass instead.
+    static func checkFolder(_ path: String) throws(StubServerError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue { return }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let problem = FileManager.default.fileExists(atPath: path) ? "is not a folder" : "does not exist"
+        let relative =
+            path.hasPrefix("/")
+            ? ""
+            : " (\"\(path)\" is read from the current folder, \(FileManager.default.currentDirectoryPath))"
+        throw StubServerError(
+            "the stub folder \(absolute) \(problem)\(relative): pass the absolute path of a stub root "
+                + "(a folder with mappings/ and __files/), or StubServer.shippedStubsDirectory for the stubs that "
+                + "ship with pokestub")
     }
 
     /// Reads one entry of `mappings`: a single mapping, or `{"mappings": [...]}`.

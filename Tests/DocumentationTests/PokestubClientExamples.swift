@@ -5,11 +5,37 @@ import PokestubTestSupport
 import PokestubTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 // The examples of Sources/PokestubClient/PokestubClient.docc, run against an in-process server with the shipped
 // stubs, whose admin client stands in for the daemon's.
 
 @Suite("PokestubClient: overview and getting started")
 struct PokestubClientExamples {
+    @Test("the getting-started scenario moves on a POST, and the admin client reads, sets and resets it")
+    func scenarios() async throws {
+        try await withStubServer { server in
+            let admin = server.admin
+            try await admin.addStubs([
+                StubBuilder.get("/api/v2/team").inScenario("team")
+                    .whenScenarioStateIs(StubBuilder.scenarioStarted).willReturn(.json([])),
+                StubBuilder.post("/api/v2/team").inScenario("team").willSetStateTo("has pikachu")
+                    .willReturn(.status(201)),
+                StubBuilder.get("/api/v2/team").inScenario("team")
+                    .whenScenarioStateIs("has pikachu").willReturn(.json(["pikachu"])),
+            ])
+            var add = URLRequest(url: admin.baseURL.appendingPathComponent("api/v2/team"))
+            add.httpMethod = "POST"
+            _ = try await URLSession.shared.data(for: add)  // what the app sends when the user adds pikachu
+            #expect(try await admin.scenarios().first?.state == "has pikachu")
+            try await admin.setScenarioState("team", to: StubBuilder.scenarioStarted)  // or start a test mid-flow
+            try await admin.resetScenarios()  // every scenario back to Started
+            try await admin.verify(count: 1, .post("/api/v2/team"))
+        }
+    }
+
     /// Compiled, not run: these examples name a fixed daemon address.
     func connecting(adminToken: String) async throws {
         do {

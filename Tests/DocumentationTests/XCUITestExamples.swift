@@ -1,5 +1,8 @@
 import Foundation
+import PokemonClient
 import PokestubClient
+import PokestubTesting
+import Testing
 
 // The XCUITest classes of Docs/XCUITest.md, compiled against the stand-ins in XCUITestStandIns.swift.
 
@@ -77,7 +80,7 @@ final class PokemonDetailUITests: XCTestCase {
             session in
             // Stubs and verification go through session.admin: they see this session only.
             try await session.admin.addStub(
-                StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(["id": 25, "name": "pikachu"])))
+                StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(encoding: Pokemon.pikachu)))
 
             // The app gets the session's base URL as POKEMON_URL.
             let app = XCUIApplication()
@@ -88,6 +91,26 @@ final class PokemonDetailUITests: XCTestCase {
             try await session.admin.waitForRequests(
                 .atLeast(1), .get("/api/v2/pokemon/25/"), timeout: .seconds(5))
             try await session.admin.verify(count: 1, .get("/api/v2/pokemon/25/"))
+        }
+    }
+}
+
+/// What step 5's UI test relies on, run against a real server: the stub it adds to its session answers
+/// `PokemonClient.pokemon(id: 25)`, as the app under test calls it, with pikachu.
+@Suite("Docs/XCUITest.md: the session's pikachu stub")
+struct XCUITestSessionStubTests {
+    @Test("the app's client, given the session's environment, decodes pikachu from the stub")
+    func pikachuDecodes() async throws {
+        try await withStubServer { server in
+            try await server.admin.withSession(name: "detail") { session in
+                try await session.admin.addStub(
+                    StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(encoding: Pokemon.pikachu)))
+                let app = try PokemonClient(environment: session.environment)
+                let pikachu = try await app.pokemon(id: 25)
+                #expect(pikachu.name == "pikachu")
+                #expect(pikachu == .pikachu)
+                try await session.admin.verify(count: 1, .get("/api/v2/pokemon/25/"))
+            }
         }
     }
 }

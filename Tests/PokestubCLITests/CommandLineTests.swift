@@ -14,7 +14,7 @@ struct CommandLineTests {
     func helpAndVersion() async throws {
         let version = try await PokestubProcess.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "0.1.0\n")
+        #expect(version.stdout == "0.2.0\n")
         let help = try await PokestubProcess.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("pokestub serve") && help.stdout.contains("pokestub check"))

@@ -1,5 +1,6 @@
 import Foundation
 import PokestubClient
+import PokestubTestSupport
 import Testing
 
 @Suite("Finding the daemon")
@@ -79,5 +80,30 @@ struct AdminClientConfigurationTests {
             return variable == "POKEMON_URL" && raw == value
                 && (error as? PokestubClientError)?.description.hasPrefix("Invalid configuration: POKEMON_URL=") == true
         }
+    }
+}
+
+@Suite("Admin request timeout")
+struct AdminClientTimeoutTests {
+    @Test("the timeout is a Duration, 10 seconds unless given, and session clients keep it")
+    func values() throws {
+        #expect(PokestubAdminClient(baseURL: PokestubAdminClient.defaultBaseURL).timeout == .seconds(10))
+        let admin = try PokestubAdminClient(environment: [:], timeout: .seconds(3))
+        #expect(admin.timeout == .seconds(3))
+        #expect(admin.scoped(toSession: "abc").timeout == .seconds(3))
+    }
+
+    @Test("a server that takes the connection and never answers fails the request after the timeout")
+    func silentServer() async throws {
+        let silent = try ListeningSocket()  // listens, never accepts: the request is sent and never answered
+        defer { withExtendedLifetime(silent) {} }
+        let baseURL = try #require(URL(string: "http://127.0.0.1:\(silent.port)"))
+        let admin = PokestubAdminClient(baseURL: baseURL, timeout: .milliseconds(300))
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: PokestubClientError.self) { try await admin.health() }
+        let elapsed = clock.now - started
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .seconds(5), "the 10 s default would still be waiting")
     }
 }

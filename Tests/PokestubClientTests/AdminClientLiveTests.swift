@@ -155,7 +155,7 @@ struct AdminClientLiveTests {
         let reserved = try ListeningSocket.refusingPort()
         defer { withExtendedLifetime(reserved) {} }
         let baseURL = try #require(URL(string: "http://127.0.0.1:\(reserved.port)"))
-        let admin = PokestubAdminClient(baseURL: baseURL, timeoutSeconds: 5)
+        let admin = PokestubAdminClient(baseURL: baseURL, timeout: .seconds(5))
         let error = await #expect(throws: PokestubClientError.self) { try await admin.health() }
         guard case .transport(let method, let url, _)? = error else {
             Issue.record("expected a transport error, got \(String(describing: error))")

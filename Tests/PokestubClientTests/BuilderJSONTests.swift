@@ -72,7 +72,7 @@ struct BuilderJSONTests {
     func responses() {
         #expect(StubResponse.status(204).json == ["status": 204])
         #expect(
-            StubResponse.text("gone", status: 410).withFixedDelay(milliseconds: 250).json == [
+            StubResponse.text("gone", status: 410).withFixedDelay(.milliseconds(250)).json == [
                 "status": 410, "body": "gone", "headers": ["Content-Type": "text/plain; charset=utf-8"],
                 "fixedDelayMilliseconds": 250,
             ])

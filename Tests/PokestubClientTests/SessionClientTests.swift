@@ -103,6 +103,7 @@ struct SessionClientTests {
         try await withStubServer { server in
             let id = try await server.admin.withSession(name: "tidy", idleTimeout: .milliseconds(59_500)) { session in
                 #expect(session.idleTimeoutSeconds == 60, "59.5 s rounds up to whole seconds")
+                #expect(session.idleTimeout == .seconds(60))
                 let fetched = try await server.admin.session(id: session.id)
                 #expect(fetched.name == "tidy")
                 return session.id

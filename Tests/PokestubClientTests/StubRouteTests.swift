@@ -1,11 +1,10 @@
-import PokestubCore
 import PokestubTesting
 import Testing
 
 @Suite("StubRoute matching")
 struct StubRouteTests {
     static func route(_ text: String) -> StubRoute {
-        StubRoute(text) { _ in .text("", status: 200) }
+        StubRoute(text) { _ in .text("") }
     }
 
     static func get(_ target: String, method: String = "GET") -> HTTPRequest {
@@ -57,5 +56,18 @@ struct StubRouteTests {
         #expect(
             Self.route("GET /api/v2/pokemon-species/flabébé").matches(
                 Self.get("/api/v2/pokemon-species/flab%C3%A9b%C3%A9/")))
+    }
+
+    @Test(":name segments match one segment and hand over its decoded value")
+    func namedParameters() {
+        let route = Self.route("GET /api/v2/:resource/:id")
+        #expect(route.parameters(of: Self.get("/api/v2/pokemon/25/")) == ["resource": "pokemon", "id": "25"])
+        #expect(
+            route.parameters(of: Self.get("/api/v2/pokemon-species/flab%C3%A9b%C3%A9")) == [
+                "resource": "pokemon-species", "id": "flabébé",
+            ])
+        #expect(route.parameters(of: Self.get("/api/v2/pokemon")) == nil, "a :name segment needs a segment")
+        #expect(route.parameters(of: Self.get("/api/v2/pokemon/25/encounters")) == nil)
+        #expect(Self.route("GET /a/*").parameters(of: Self.get("/a/b/c")) == [:])
     }
 }

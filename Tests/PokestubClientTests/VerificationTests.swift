@@ -27,6 +27,8 @@ struct VerificationTests {
             _ = try await HTTPFetch.send(server.url("/api/v2/type/1/"))
             let pattern = RequestPatternBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
 
+            // A default `#line` inside a macro's closure argument is the line the macro starts on.
+            let verifyLine = #line + 1
             let error = await #expect(throws: PokestubClientError.self) {
                 try await server.admin.verify(count: 1, pattern)
             }
@@ -41,10 +43,14 @@ struct VerificationTests {
             #expect(closest.differences == [#"query parameter limit: expected equalTo "20", got "21""#])
 
             let text = failure.description
+            #expect(failure.callSite == CallSite(filePath: #filePath, line: verifyLine))
             #expect(
                 text.hasPrefix(
-                    #"Expected exactly 1 request matching GET /api/v2/pokemon/ with query limit equalTo "20", but 0 matched."#
+                    "VerificationTests.swift:\(verifyLine): "
+                        + #"expected exactly 1 request matching GET /api/v2/pokemon/ with query limit equalTo "20", but 0 matched."#
                 ), "\(text)")
+            let thrown: any Error = failure
+            #expect(String(describing: thrown) == text, "VerificationFailure is an Error that reads as its report")
             #expect(text.contains(#"  GET /api/v2/pokemon/?offset=0&limit=21 → 200 (stub "catch-all")"#), "\(text)")
             #expect(text.contains(#"    query parameter limit: expected equalTo "20", got "21""#), "\(text)")
             #expect(error?.description == text, "the error reads as the failure in a test log")
@@ -120,5 +126,37 @@ struct VerificationTests {
             failure.description
                 == "Expected exactly 1 request matching GET /x, but 0 matched.\n\n"
                 + "The request journal is empty: the server received no requests.")
+    }
+}
+
+@Suite("Verification call sites")
+struct VerificationCallSiteTests {
+    @Test("a failed verify names the file and line of the call, and a helper can pass its caller's")
+    func callSite() async throws {
+        func verifyNoTypeRequests(
+            _ admin: PokestubAdminClient, file: StaticString = #filePath, line: UInt = #line
+        )
+            async throws(PokestubClientError)
+        {
+            try await admin.verify(.never, .get("/api/v2/type/1/"), file: file, line: line)
+        }
+        try await withStubServer(mappings: [VerificationTests.anything]) { server in
+            _ = try await HTTPFetch.send(server.url("/api/v2/type/1/"))
+            do {
+                try await server.admin.verify(count: 2, .get("/api/v2/type/1/"))
+                Issue.record("one request is not two")
+            } catch {
+                guard case .verificationFailed(let failure)? = error as? PokestubClientError else { throw error }
+                #expect(failure.callSite == CallSite(filePath: #filePath, line: #line - 4))
+            }
+            do {
+                try await verifyNoTypeRequests(server.admin)
+                Issue.record("the request was sent")
+            } catch {
+                guard case .verificationFailed(let failure)? = error as? PokestubClientError else { throw error }
+                #expect(failure.callSite == CallSite(filePath: #filePath, line: #line - 4), "the helper's caller")
+                #expect(failure.description.hasPrefix("VerificationTests.swift:\(#line - 5): expected no request"))
+            }
+        }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import PokestubClient
-import PokestubCore
 import PokestubLocking
 import PokestubTestSupport
 import PokestubTesting
@@ -78,13 +77,11 @@ struct WithStubServerTests {
     @Test("async routes and routes added while running answer too")
     func asyncAndAppendedRoutes() async throws {
         try await withStubServer { server in
-            server.appendRoute(
-                "POST /api/v2/team",
-                asyncHandler: { request in
-                    try? await Task.sleep(for: .milliseconds(20))
-                    return HTTPResponse(status: 201, body: ResponseBody(request.body))
-                })
-            server.appendRoute("/echo/*") { request in .text(request.path, status: 200) }
+            server.appendRoute("POST /api/v2/team") { request in
+                await Task.yield()
+                return HTTPResponse(status: 201, body: request.body)
+            }
+            server.appendRoute("/echo/*") { request in .text(request.path) }
 
             let created = try await HTTPFetch.send(server.url("/api/v2/team"), method: "POST", body: Data("ash".utf8))
             #expect(created.status == 201)
@@ -141,5 +138,41 @@ struct WithStubServerTests {
             try await withStubServer(stubsDirectory: stubs.path) { _ in }
         }
         #expect(error?.description.contains("broken.json") == true, "\(error?.description ?? "")")
+    }
+}
+
+@Suite("withStubServer: stub folders")
+struct StubFolderTests {
+    @Test("the shipped stubs' location is the repository's stubs folder, and it serves bulbasaur")
+    func shippedStubs() async throws {
+        #expect(StubServer.shippedStubsDirectory == URL(fileURLWithPath: Repository.stubs).standardizedFileURL.path)
+        try await withStubServer(stubsDirectory: StubServer.shippedStubsDirectory) { server async throws in
+            #expect(try await HTTPFetch.send(server.url("/api/v2/pokemon/1/")).status == 200)
+        }
+    }
+
+    @Test("a missing stub folder fails the start naming its absolute path and what to pass instead")
+    func missingFolder() async throws {
+        let error = await #expect(throws: StubServerError.self) {
+            try await withStubServer(stubsDirectory: "no-such-stubs") { _ in
+                Issue.record("the body must not run")
+            }
+        }
+        let text = error?.description ?? ""
+        let absolute = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent("no-such-stubs").standardizedFileURL.path
+        #expect(text.contains("the stub folder \(absolute) does not exist"), "\(text)")
+        #expect(text.contains("StubServer.shippedStubsDirectory"), "\(text)")
+    }
+
+    @Test("a file given as the stub folder is refused as not a folder")
+    func fileInsteadOfFolder() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.removeFolder() }
+        let file = try folder.write("{}", to: "mapping.json")
+        let error = await #expect(throws: StubServerError.self) {
+            try await withStubServer(stubsDirectory: file.path) { _ in }
+        }
+        #expect(error?.description.contains("\(file.standardizedFileURL.path) is not a folder") == true)
     }
 }

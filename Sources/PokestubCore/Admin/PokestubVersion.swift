@@ -1,5 +1,5 @@
 /// The version of pokestub.
 public enum PokestubVersion {
     /// Semantic version of this build.
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }

@@ -1,0 +1,64 @@
+#if canImport(Testing)
+    import Testing
+
+    extension PokestubAdminClient {
+        /// Checks how many journaled requests match a pattern as Swift Testing's `#expect` does: a wrong count is
+        /// recorded as an issue at the call, whose text is the ``VerificationFailure`` report, and the test goes
+        /// on.
+        ///
+        /// ```swift
+        /// #expect(try await admin.expectRequests(.exactly(1), .get("/api/v2/pokemon/25/")))  // or alone:
+        /// try await admin.expectRequests(.never, .get("/api/v2/pokemon/0/"))
+        /// ```
+        ///
+        /// ``verify(_:_:file:line:)`` throws instead, which stops the test but is listed at the test function;
+        /// this method is for Swift Testing tests that want the failure at the line that checks. Outside a Swift
+        /// Testing test (XCTest, a script) there is nowhere to record an issue, so it throws as `verify` does.
+        ///
+        /// - Parameters:
+        ///   - expected: The expected count, e.g. `.exactly(1)`, `.atLeast(2)` or `.never`.
+        ///   - pattern: The request pattern.
+        ///   - sourceLocation: Where the issue is recorded; leave the default, the call.
+        /// - Returns: Whether the count was as expected.
+        /// - Throws: ``PokestubClientError`` when the server cannot be asked; outside a Swift Testing test, also
+        ///   ``PokestubClientError/verificationFailed(_:)`` for a wrong count.
+        @discardableResult
+        public func expectRequests(
+            _ expected: RequestCount, _ pattern: RequestPatternBuilder,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws(PokestubClientError) -> Bool {
+            do {
+                try await verify(
+                    expected, pattern, file: StaticString.unknownFile, line: UInt(sourceLocation.line))
+                return true
+            } catch {
+                guard case .verificationFailed(var failure) = error else { throw error }
+                failure.callSite = CallSite(filePath: sourceLocation.filePath, line: sourceLocation.line)
+                guard Test.current != nil else { throw .verificationFailed(failure) }
+                Issue.record(failure, sourceLocation: sourceLocation)
+                return false
+            }
+        }
+
+        /// Checks that exactly `count` journaled requests match a pattern, recording an issue at the call when
+        /// not; see ``expectRequests(_:_:sourceLocation:)``.
+        ///
+        /// - Parameters:
+        ///   - count: The exact number expected.
+        ///   - pattern: The request pattern.
+        ///   - sourceLocation: Where the issue is recorded; leave the default, the call.
+        /// - Returns: Whether the count was as expected.
+        /// - Throws: As ``expectRequests(_:_:sourceLocation:)``.
+        @discardableResult
+        public func expectRequests(
+            count: Int, _ pattern: RequestPatternBuilder, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws(PokestubClientError) -> Bool {
+            try await expectRequests(.exactly(count), pattern, sourceLocation: sourceLocation)
+        }
+    }
+
+    extension StaticString {
+        /// A file name for calls whose real location travels separately, as a `SourceLocation`.
+        fileprivate static let unknownFile: StaticString = "unknown"
+    }
+#endif
