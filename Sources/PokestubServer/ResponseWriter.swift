@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 import PokestubCore
 
 #if canImport(Glibc)
@@ -39,6 +40,17 @@ enum ResponseWriter {
     /// length of its own (``HTTPResponse/headContentLength``), a response of that size whose reader is never
     /// called: libmicrohttpd sends a `HEAD` answer's `Content-Length` from the response size and no body.
     private static func makeResponse(_ response: HTTPResponse) -> OpaquePointer? {
+        if let stream = response.stream {
+            let cursor = Unmanaged.passRetained(StreamCursor(stream)).toOpaque()
+            guard
+                let mhdResponse = MHD_create_response_from_callback(
+                    UInt64.max, 64 << 10, ResponseWriter.readStream, cursor, ResponseWriter.releaseStream)
+            else {
+                Unmanaged<StreamCursor>.fromOpaque(cursor).release()
+                return nil
+            }
+            return mhdResponse
+        }
         if let file = response.streamedFile {
             // libmicrohttpd owns the descriptor from here and closes it with the response.
             guard let descriptor = file.takeDescriptor() else { return nil }
@@ -66,6 +78,39 @@ enum ResponseWriter {
     /// The reader of a `HEAD` answer's body, which has none: were it ever asked, it ends the response with an
     /// error (`MHD_CONTENT_READER_END_WITH_ERROR`), which closes the connection rather than send made-up bytes.
     private static let noBody: MHD_ContentReaderCallback = { _, _, _, _ in -2 }
+
+    /// Where a streamed body is: the piece being sent and how much of it has gone.
+    private final class StreamCursor {
+        let stream: ResponseStream
+        var piece = Data()
+        var offset = 0
+
+        init(_ stream: ResponseStream) { self.stream = stream }
+    }
+
+    /// libmicrohttpd's reader for a streamed body (`MHD_SIZE_UNKNOWN`, so sent chunked): copies as much of
+    /// the current piece as fits, takes the next piece when it is used up, and ends the stream
+    /// (`MHD_CONTENT_READER_END_OF_STREAM`, -1) after the last.
+    private static let readStream: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+        guard let context, let buffer else { return -2 }
+        let cursor = Unmanaged<StreamCursor>.fromOpaque(context).takeUnretainedValue()
+        while cursor.offset >= cursor.piece.count {
+            guard let next = cursor.stream.next() else { return -1 }
+            cursor.piece = next
+            cursor.offset = 0
+        }
+        let count = min(capacity, cursor.piece.count - cursor.offset)
+        cursor.piece.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(
+                from: bytes.baseAddress! + cursor.offset, byteCount: count)
+        }
+        cursor.offset += count
+        return count
+    }
+
+    private static let releaseStream: MHD_ContentReaderFreeCallback = { context in
+        if let context { Unmanaged<StreamCursor>.fromOpaque(context).release() }
+    }
 
     /// libmicrohttpd calls this when it no longer needs the body bytes.
     private static let releaseBody: MHD_ContentReaderFreeCallback = { context in

@@ -68,12 +68,52 @@ extension AdminAPI {
         let (events, total) = journal.newestFirst(
             since: since, unmatchedOnly: unmatchedOnly, servedBy: stubID, limit: limit)
         let baseURL = journalBaseURL
-        return .json(
-            .object([
-                "requests": .array(events.map { $0.json(baseURL: baseURL) }),
-                "meta": .object(["total": .integer(Int64(total))]),
-                "requestJournalDisabled": .bool(!journal.isEnabled),
-            ]))
+        guard events.count > AdminAPI.streamedListingThreshold else {
+            return .json(
+                .object([
+                    "requests": .array(events.map { $0.json(baseURL: baseURL) }),
+                    "meta": .object(["total": .integer(Int64(total))]),
+                    "requestJournalDisabled": .bool(!journal.isEnabled),
+                ]))
+        }
+        return AdminAPI.streamedListing(
+            of: events, baseURL: baseURL, total: total, journalDisabled: !journal.isEnabled)
+    }
+
+    /// Listings of more serve events than this are streamed (``streamedListing(of:baseURL:total:journalDisabled:)``).
+    static let streamedListingThreshold = 100
+
+    /// `{"requests": [...], "meta": {"total"}, "requestJournalDisabled"}` made while it is sent, 64 events a
+    /// piece: a full journal's listing was a 157 MB answer built whole, with a 580 MB peak (the JSON tree and its
+    /// text), and three at once reached 915 MB. Streamed, memory holds the events' snapshot (which shares
+    /// their bodies with the journal) and one piece.
+    static func streamedListing(
+        of events: [ServeEvent], baseURL: String, total: Int, journalDisabled: Bool
+    ) -> HTTPResponse {
+        let perPiece = 64
+        let eventPieces = (events.count + perPiece - 1) / perPiece
+        var response = HTTPResponse(
+            status: 200, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]))
+        response.stream = ResponseStream(count: eventPieces + 2) { index in
+            if index == 0 { return Data(#"{"requests":["#.utf8) }
+            if index == eventPieces + 1 {
+                let trailer: JSONValue = .object([
+                    "meta": .object(["total": .integer(Int64(total))]),
+                    "requestJournalDisabled": .bool(journalDisabled),
+                ])
+                var text = Data("],".utf8)
+                text.append(trailer.serialized().dropFirst())
+                return text
+            }
+            var data = Data()
+            let start = (index - 1) * perPiece
+            for position in start..<min(start + perPiece, events.count) {
+                if position > 0 { data.append(UInt8(ascii: ",")) }
+                data.append(events[position].json(baseURL: baseURL).serialized())
+            }
+            return data
+        }
+        return response
     }
 
     private func clearJournal() -> HTTPResponse {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response to send: status, headers, body, and how to deliver it.
 public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
@@ -8,6 +10,13 @@ public struct HTTPResponse: Sendable {
     public var body: ResponseBody
     /// A body sent from an open file instead of ``body`` (a large body file; see ``BodyFile``), or `nil`.
     public var streamedFile: StreamedFile?
+    /// A body made piece by piece while it is sent, instead of ``body`` (a large admin listing), or `nil`.
+    public var stream: ResponseStream?
+
+    /// The body's bytes wherever they are kept: ``body``, or ``stream`` collected. (Not ``streamedFile``.)
+    public var bodyData: Data {
+        stream?.collected() ?? body.data
+    }
     /// How long to wait before answering, in milliseconds (WireMock's `fixedDelayMilliseconds`). The server
     /// waits without holding one of its threads.
     public var delayMilliseconds: Int

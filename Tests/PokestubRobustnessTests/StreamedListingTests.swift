@@ -1,0 +1,77 @@
+import Foundation
+import PokestubCore
+import PokestubTestSupport
+import Testing
+
+/// A full journal's listing is sent while it is made, so it never exists whole in memory.
+@Suite("Streamed journal listings")
+struct StreamedListingTests {
+    /// This process's peak resident set since the last reset, in bytes (Linux's /proc/self/status `VmHWM`).
+    private static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1_024 }
+    }
+
+    /// Fetches a listing in a child process, which parses it and answers a summary as JSON, so the client's
+    /// memory is not this process's.
+    private static func summary(of url: String) throws -> JSONValue {
+        let script = """
+            import json, sys, urllib.request
+            with urllib.request.urlopen(sys.argv[1]) as response:
+                data = response.read()
+                chunked = response.headers.get("Transfer-Encoding") == "chunked"
+                answer = json.loads(data)
+                requests = answer["requests"]
+                print(json.dumps({"status": response.status, "chunked": chunked, "count": len(requests),
+                    "first": requests[0]["request"]["url"], "last": requests[-1]["request"]["url"],
+                    "total": answer["meta"]["total"], "disabled": answer["requestJournalDisabled"],
+                    "bytes": len(data)}))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, url]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("fetching \(url) failed") }
+        return try JSONValue.parse(data)
+    }
+
+    @Test(
+        "GET /__admin/requests of 1,000 events (the journal's capacity here) with 32 KB bodies: the whole journal, newest first, in bounded memory",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/clear_refs"), "needs Linux's /proc"))
+    func fullJournal() async throws {
+        try await HostileServer.with { server in
+            let body = Data(String(repeating: "pikachu ", count: 4_096).utf8)  // 32 KB
+            for number in 0..<1_000 {
+                server.engine.journal.append(
+                    ServeEvent(
+                        receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/n/\(number)", body: body),
+                        stub: nil, responseStatus: 404, durationMilliseconds: 0))
+            }
+            try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+            let before = try #require(Self.peakResidentBytes())
+            let port = server.server.port
+            let summary = try await onOwnThread { try Self.summary(of: "http://127.0.0.1:\(port)/__admin/requests") }
+            let peak = try #require(Self.peakResidentBytes())
+            #expect(summary["status"] == .integer(200))
+            #expect(summary["chunked"] == .bool(true))
+            #expect(summary["count"] == .integer(1_000))
+            #expect(summary["first"] == .string("/n/999"))
+            #expect(summary["last"] == .string("/n/0"))
+            #expect(summary["total"] == .integer(1_000))
+            #expect(summary["disabled"] == .bool(false))
+            let bytes = try #require(summary["bytes"]?.intValue)
+            // The same events as a short, unstreamed listing shows.
+            let short = try JSONValue.parse(Data(try await server.send("GET", "/__admin/requests?limit=2").body))
+            #expect(short["requests"]?[0]?["request"]?["url"] == .string("/n/999"))
+            // Built whole, the answer and its JSON tree took several times its size.
+            let grown = peak - before
+            #expect(grown < bytes / 2, "peak RSS grew by \(grown) bytes for a \(bytes)-byte listing")
+        }
+    }
+}
