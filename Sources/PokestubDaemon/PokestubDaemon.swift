@@ -114,7 +114,8 @@ public final class PokestubDaemon: Sendable {
         sessionLimits.requiresSecrets = access.token != nil
         engine = StubEngine(
             store: store, journalCapacity: configuration.journalMaxEntries,
-            journalMaxBodyBytes: configuration.journalMaxBodyBytes, mode: configuration.mode,
+            journalMaxBodyBytes: configuration.journalMaxBodyBytes,
+            journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,
             adminAccess: access,

@@ -123,3 +123,35 @@ struct RequestJournalTests {
         }
     }
 }
+
+@Suite("The request-body budget journals share")
+struct JournalBodyBudgetTests {
+    private static func event(_ path: String, bytes: Int) -> ServeEvent {
+        ServeEvent(
+            receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: path, body: Data(count: bytes)),
+            stub: nil, responseStatus: 404, durationMilliseconds: 0)
+    }
+
+    @Test("a journal past the shared budget drops its own oldest events, never another journal's")
+    func sharedBudget() {
+        let budget = JournalBodyBudget(limit: 1_000_000)
+        let daemon = RequestJournal(capacity: 100, maxBodyBytes: 10_000_000, sharedBudget: budget)
+        var session: RequestJournal? = RequestJournal(capacity: 100, maxBodyBytes: 10_000_000, sharedBudget: budget)
+        for number in 0..<4 { daemon.append(Self.event("/daemon/\(number)", bytes: 200_000)) }
+        #expect(budget.usedBytes == 800_000)
+        for number in 0..<3 { session?.append(Self.event("/session/\(number)", bytes: 200_000)) }
+        // The session's journal keeps what the budget leaves it; the daemon's keeps all of its own.
+        #expect(daemon.count == 4)
+        #expect(session?.events.map(\.request.rawURL) == ["/session/2"])
+        #expect(budget.usedBytes == 1_000_000)
+        daemon.clear()
+        #expect(budget.usedBytes == 200_000)
+        for number in 3..<6 { session?.append(Self.event("/session/\(number)", bytes: 200_000)) }
+        #expect(session?.count == 4)
+        #expect(session?.removeAll { $0.request.rawURL == "/session/2" } == 1)
+        #expect(budget.usedBytes == 600_000)
+        // A session that ends gives its share back.
+        session = nil
+        #expect(budget.usedBytes == 0)
+    }
+}

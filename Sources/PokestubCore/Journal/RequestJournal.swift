@@ -9,12 +9,17 @@ import PokestubLocking
 /// make a shared daemon hold `capacity` times the largest body (10,000 × 16 MiB). The newest event is always
 /// kept.
 ///
+/// With a ``JournalBodyBudget`` shared by the daemon's journals, the bodies kept also stay within what that
+/// budget leaves this journal, the oldest events going first in the same way.
+///
 /// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
     /// The most events kept.
     public let capacity: Int
     /// The most request-body bytes kept, over all events (default 64 MiB).
     public let maxBodyBytes: Int
+    /// The budget this journal shares with the daemon's other journals, if any.
+    private let sharedBudget: JournalBodyBudget?
     private let ring: Locked<Ring>
     private let ids = EventIDGenerator()
 
@@ -38,10 +43,17 @@ public final class RequestJournal: Sendable {
     /// - Parameters:
     ///   - capacity: The most events kept (config `journal.maxEntries`, default 10,000); 0 keeps none.
     ///   - maxBodyBytes: The most request-body bytes kept over all events; older events go first beyond it.
-    public init(capacity: Int, maxBodyBytes: Int = 64 << 20) {
+    ///   - sharedBudget: A budget shared with other journals (the daemon's and its sessions'), which the bodies
+    ///     kept here count against too.
+    public init(capacity: Int, maxBodyBytes: Int = 64 << 20, sharedBudget: JournalBodyBudget? = nil) {
         self.capacity = max(0, capacity)
         self.maxBodyBytes = max(0, maxBodyBytes)
+        self.sharedBudget = sharedBudget
         ring = Locked(Ring())
+    }
+
+    deinit {
+        sharedBudget?.release(ring.withLock { $0.bodyBytes })
     }
 
     /// A new serve event id, cheap enough to make for every request.
@@ -56,6 +68,7 @@ public final class RequestJournal: Sendable {
     public func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
         let satisfied: [Waiter] = ring.withLock { ring in
+            let before = ring.bodyBytes
             if ring.events.count < capacity {
                 ring.events.append(event)
             } else {
@@ -64,16 +77,13 @@ public final class RequestJournal: Sendable {
                 ring.head = (ring.head + 1) % capacity
             }
             ring.bodyBytes += event.request.body.count
-            if ring.bodyBytes > maxBodyBytes {
-                // Rare (large bodies only), so the ring is simply rebuilt without its oldest events.
-                let ordered = ring.ordered
-                var dropped = 0
-                while ring.bodyBytes > maxBodyBytes && dropped < ordered.count - 1 {
-                    ring.bodyBytes -= ordered[dropped].request.body.count
-                    dropped += 1
+            if let sharedBudget {
+                sharedBudget.settle(holding: before) { allowed in
+                    RequestJournal.trim(&ring, toBodyBytes: min(maxBodyBytes, allowed))
+                    return ring.bodyBytes
                 }
-                ring.events = Array(ordered[dropped...])
-                ring.head = 0
+            } else {
+                RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -89,6 +99,20 @@ public final class RequestJournal: Sendable {
             return done
         }
         for waiter in satisfied { waiter.complete(.satisfied(waiter.matched)) }
+    }
+
+    /// Drops the oldest events until the bodies kept fit `limit` bytes; the newest event stays. Rare (large
+    /// bodies only), so the ring is simply rebuilt without its oldest events.
+    private static func trim(_ ring: inout Ring, toBodyBytes limit: Int) {
+        guard ring.bodyBytes > limit else { return }
+        let ordered = ring.ordered
+        var dropped = 0
+        while ring.bodyBytes > limit && dropped < ordered.count - 1 {
+            ring.bodyBytes -= ordered[dropped].request.body.count
+            dropped += 1
+        }
+        ring.events = Array(ordered[dropped...])
+        ring.head = 0
     }
 
     /// How a wait for requests ended.
@@ -159,11 +183,15 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        ring.withLock { ring in
-            ring.events = []
-            ring.head = 0
-            ring.bodyBytes = 0
+        let released = ring.withLock { ring in
+            defer {
+                ring.events = []
+                ring.head = 0
+                ring.bodyBytes = 0
+            }
+            return ring.bodyBytes
         }
+        sharedBudget?.release(released)
     }
 
     /// Removes the events for which `shouldRemove` is true.
@@ -171,13 +199,16 @@ public final class RequestJournal: Sendable {
     /// - Returns: How many were removed.
     @discardableResult
     public func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
-        ring.withLock { ring in
+        let (removed, released) = ring.withLock { ring in
             let kept = ring.ordered.filter { !shouldRemove($0) }
             let removed = ring.events.count - kept.count
+            let before = ring.bodyBytes
             ring.events = kept
             ring.head = 0
             ring.bodyBytes = kept.reduce(0) { $0 + $1.request.body.count }
-            return removed
+            return (removed, before - ring.bodyBytes)
         }
+        sharedBudget?.release(released)
+        return removed
     }
 }

@@ -11,6 +11,8 @@ public final class StubEngine: HTTPHandler {
     public let store: StubStore
     /// The request journal.
     public let journal: RequestJournal
+    /// The request-body bytes the daemon's journal and every session's keep together.
+    public let journalBodyBudget: JournalBodyBudget
     /// The admin API.
     public let admin: AdminAPI
     /// The serve mode now (the configured one, or a record mode started through the admin API).
@@ -34,6 +36,8 @@ public final class StubEngine: HTTPHandler {
     ///   - store: The stubs to serve.
     ///   - journalCapacity: The most serve events kept (0 turns the journal off).
     ///   - journalMaxBodyBytes: The most request-body bytes the journal keeps; older events go first beyond it.
+    ///   - journalTotalBodyBytes: The most request-body bytes this journal and every session's keep together
+    ///     (``JournalBodyBudget``).
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
     ///   - upstream: The upstream base URL, e.g. `https://pokeapi.co` (config `upstream`).
     ///   - upstreamClient: Sends requests upstream; without one, forwarded requests get 502.
@@ -49,7 +53,8 @@ public final class StubEngine: HTTPHandler {
     ///     `baseURL`.
     ///   - logger: Where to log.
     public init(
-        store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20, mode: ServeMode = .replay,
+        store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
+        journalTotalBodyBytes: Int = 256 << 20, mode: ServeMode = .replay,
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
@@ -59,14 +64,18 @@ public final class StubEngine: HTTPHandler {
         self.adminAccess = adminAccess
         self.store = store
         self.logger = logger
-        journal = RequestJournal(capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes)
+        let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes)
+        journalBodyBudget = bodyBudget
+        journal = RequestJournal(
+            capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes, sharedBudget: bodyBudget)
         info = ServerInfo(mode: mode, baseURL: baseURL, adminBaseURL: adminBaseURL)
         linkRewriter =
             rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil
         recordings = Recordings(
             store: store, info: info, upstream: upstream, client: upstreamClient, options: recording,
             rewriter: linkRewriter, logger: logger)
-        sessions = SessionRegistry(limits: sessionLimits, info: info, bodyFilesRoot: store.root)
+        sessions = SessionRegistry(
+            limits: sessionLimits, info: info, bodyFilesRoot: store.root, journalBodyBudget: bodyBudget)
         admin = AdminAPI(store: store, journal: journal, info: info, recordings: recordings, sessions: sessions)
     }
 

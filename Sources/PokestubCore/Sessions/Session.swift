@@ -40,7 +40,7 @@ public final class Session: Sendable {
 
     init(
         name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?,
-        now: Date
+        journalBodyBudget: JournalBodyBudget? = nil, now: Date
     ) {
         id = Session.randomID()
         secret = Session.randomID() + Session.randomID()
@@ -48,7 +48,9 @@ public final class Session: Sendable {
         createdAt = now
         self.idleTimeoutSeconds = idleTimeoutSeconds
         store = StubStore(root: nil)
-        journal = RequestJournal(capacity: limits.journalCapacity, maxBodyBytes: limits.journalMaxBodyBytes)
+        journal = RequestJournal(
+            capacity: limits.journalCapacity, maxBodyBytes: limits.journalMaxBodyBytes,
+            sharedBudget: journalBodyBudget)
         admin = AdminAPI(
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
             basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)

@@ -7,6 +7,7 @@ public final class SessionRegistry: Sendable {
     public let limits: SessionLimits
     private let info: ServerInfo
     private let bodyFilesRoot: String?
+    private let journalBodyBudget: JournalBodyBudget?
     private let sessions = Locked<[String: Session]>([:])
 
     /// Creates an empty registry.
@@ -15,10 +16,15 @@ public final class SessionRegistry: Sendable {
     ///   - limits: The limits.
     ///   - info: The daemon's facts (base URL).
     ///   - bodyFilesRoot: The stub root whose `__files/` sessions' stubs may name in `bodyFileName`.
-    public init(limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String? = nil) {
+    ///   - journalBodyBudget: The request-body budget the sessions' journals share with the daemon's.
+    public init(
+        limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String? = nil,
+        journalBodyBudget: JournalBodyBudget? = nil
+    ) {
         self.limits = limits
         self.info = info
         self.bodyFilesRoot = bodyFilesRoot
+        self.journalBodyBudget = journalBodyBudget
     }
 
     /// Why a session could not be made.
@@ -44,8 +50,8 @@ public final class SessionRegistry: Sendable {
         return try sessions.withLock { (sessions: inout [String: Session]) throws(CreationError) -> Session in
             guard sessions.count < limits.maxSessions else { throw .tooManySessions(limit: limits.maxSessions) }
             let session = Session(
-                name: name, idleTimeoutSeconds: idle, limits: limits, info: info, bodyFilesRoot: bodyFilesRoot, now: now
-            )
+                name: name, idleTimeoutSeconds: idle, limits: limits, info: info, bodyFilesRoot: bodyFilesRoot,
+                journalBodyBudget: journalBodyBudget, now: now)
             sessions[session.id] = session
             return session
         }

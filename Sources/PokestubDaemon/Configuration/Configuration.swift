@@ -36,6 +36,8 @@ public struct Configuration: Sendable, Equatable {
     public var journalMaxEntries = 10_000
     /// The most request-body bytes the journal keeps over all its events; older events go first beyond it.
     public var journalMaxBodyBytes = 64 << 20
+    /// The most request-body bytes the daemon's journal and every session's keep together.
+    public var journalMaxTotalBodyBytes = 256 << 20
     /// The least serious log level written.
     public var logLevel = LogLevel.info
     /// Whether the stub root is watched and reloaded on change (inotify on Linux, kqueue on Darwin; debounced),

@@ -13,6 +13,10 @@ extension ConfigurationKey {
             "journal.maxBodyBytes", \.journalMaxBodyBytes, in: 0...(1 << 40),
             note: "64 MiB of request bodies; older events go first beyond it",
             "request-body bytes the journal keeps; older events go first beyond it"),
+        .integer(
+            "journal.maxTotalBodyBytes", \.journalMaxTotalBodyBytes, in: 0...(1 << 40),
+            note: "256 MiB over the daemon's journal and every session's; a journal past it drops its own oldest",
+            "request-body bytes all journals keep together (the daemon's and every session's)"),
         logLevel,
         .integer(
             "upstreamConnectTimeoutMs", \.upstreamConnectTimeoutMilliseconds, in: 1...600_000, placeholder: "MS",
