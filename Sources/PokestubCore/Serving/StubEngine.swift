@@ -116,7 +116,9 @@ public final class StubEngine: HTTPHandler {
         }
         if mode != .replay { return forward(request, in: scope, mode: mode, timing: timing) }
         logger.info("unmatched \(request.method) \(request.rawURL)")
-        let response = HTTPResponse.text(scope.nearMissReport(for: request), status: 404)
+        let nearMiss = scope.nearMissAnswer(for: request)
+        var response = HTTPResponse.text(nearMiss.report, status: 404)
+        response.headers.add(name: NearMissAnswer.headerName, value: nearMiss.closestStub)
         scope.journal.recordAnswer(to: request, stub: nil, status: response.status, timing: timing)
         return .response(response)
     }
