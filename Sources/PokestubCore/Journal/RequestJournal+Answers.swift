@@ -9,14 +9,17 @@ extension RequestJournal {
     ///   - stub: The stub that answered, or `nil` when none did (a near-miss 404, a proxied answer).
     ///   - status: The answer's status code.
     ///   - timing: When the request arrived; the event's duration runs from it to now.
+    ///   - response: The answer sent, kept for the HAR export and the dashboard; `nil` keeps only its status.
     ///   - id: The event's id, when it was chosen before the answer (to find a proxied exchange again); a new
     ///     one otherwise.
     public func recordAnswer(
-        to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, timing: ServeTiming, id: UUID? = nil
+        to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, timing: ServeTiming,
+        response: HTTPResponse? = nil, id: UUID? = nil
     ) {
         append(
             ServeEvent(
                 id: id ?? nextEventID(), receivedAt: timing.receivedAt, request: request, stub: stub,
-                responseStatus: status, durationMilliseconds: timing.elapsedMilliseconds))
+                responseStatus: status, durationMilliseconds: timing.elapsedMilliseconds,
+                response: response.map(JournaledResponse.init)))
     }
 }

@@ -15,6 +15,9 @@ public final class RequestJournal: Sendable {
     public let capacity: Int
     /// The most request-body bytes kept, over all events (default 64 MiB).
     public let maxBodyBytes: Int
+    /// The most response-body bytes kept, over all events (default 64 MiB); beyond it the oldest events lose
+    /// their response body (``JournaledResponse/body``) and keep the rest. Shared stub bodies count in full.
+    public let maxResponseBodyBytes: Int
     private let ring: Locked<Ring>
     private let ids = EventIDGenerator()
 
@@ -24,12 +27,23 @@ public final class RequestJournal: Sendable {
         var head = 0
         /// The request-body bytes of the events kept.
         var bodyBytes = 0
+        /// The response-body bytes of the events kept.
+        var responseBodyBytes = 0
+        /// How many of the oldest events are known to hold no response body: where dropping bodies resumes.
+        var strippedOldest = 0
         /// Blocking waits in progress (`POST /__admin/requests/wait`), checked on every append.
         var waiters: [UUID: Waiter] = [:]
 
         /// The events oldest first.
         var ordered: [ServeEvent] {
             head == 0 ? events : Array(events[head...] + events[..<head])
+        }
+
+        /// Recounts the byte totals after ``events`` was rebuilt in order (``head`` 0).
+        mutating func recount() {
+            bodyBytes = events.reduce(0) { $0 + $1.request.body.count }
+            responseBodyBytes = events.reduce(0) { $0 + $1.responseBodyBytes }
+            strippedOldest = 0
         }
     }
 
@@ -38,9 +52,12 @@ public final class RequestJournal: Sendable {
     /// - Parameters:
     ///   - capacity: The most events kept (config `journal.maxEntries`, default 10,000); 0 keeps none.
     ///   - maxBodyBytes: The most request-body bytes kept over all events; older events go first beyond it.
-    public init(capacity: Int, maxBodyBytes: Int = 64 << 20) {
+    ///   - maxResponseBodyBytes: The most response-body bytes kept over all events; older events lose theirs
+    ///     first beyond it.
+    public init(capacity: Int, maxBodyBytes: Int = 64 << 20, maxResponseBodyBytes: Int = 64 << 20) {
         self.capacity = max(0, capacity)
         self.maxBodyBytes = max(0, maxBodyBytes)
+        self.maxResponseBodyBytes = max(0, maxResponseBodyBytes)
         ring = Locked(Ring())
     }
 
@@ -60,10 +77,13 @@ public final class RequestJournal: Sendable {
                 ring.events.append(event)
             } else {
                 ring.bodyBytes -= ring.events[ring.head].request.body.count
+                ring.responseBodyBytes -= ring.events[ring.head].responseBodyBytes
+                ring.strippedOldest = max(0, ring.strippedOldest - 1)
                 ring.events[ring.head] = event
                 ring.head = (ring.head + 1) % capacity
             }
             ring.bodyBytes += event.request.body.count
+            ring.responseBodyBytes += event.responseBodyBytes
             if ring.bodyBytes > maxBodyBytes {
                 // Rare (large bodies only), so the ring is simply rebuilt without its oldest events.
                 let ordered = ring.ordered
@@ -74,6 +94,14 @@ public final class RequestJournal: Sendable {
                 }
                 ring.events = Array(ordered[dropped...])
                 ring.head = 0
+                ring.recount()
+            }
+            // The oldest events with a response body lose it first; the newest keeps its own.
+            while ring.responseBodyBytes > maxResponseBodyBytes && ring.strippedOldest < ring.events.count - 1 {
+                let index = (ring.head + ring.strippedOldest) % ring.events.count
+                ring.responseBodyBytes -= ring.events[index].responseBodyBytes
+                ring.events[index].response?.body = nil
+                ring.strippedOldest += 1
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -162,7 +190,7 @@ public final class RequestJournal: Sendable {
         ring.withLock { ring in
             ring.events = []
             ring.head = 0
-            ring.bodyBytes = 0
+            ring.recount()
         }
     }
 
@@ -176,7 +204,7 @@ public final class RequestJournal: Sendable {
             let removed = ring.events.count - kept.count
             ring.events = kept
             ring.head = 0
-            ring.bodyBytes = kept.reduce(0) { $0 + $1.request.body.count }
+            ring.recount()
             return removed
         }
     }

@@ -34,7 +34,8 @@ extension StubEngine {
                     response = StubEngine.upstreamFailure(error, upstream: plan.upstream)
                 }
                 journal.recordAnswer(
-                    to: request, stub: reference, status: response.status, timing: timing, id: eventID)
+                    to: request, stub: reference, status: response.status, timing: timing, response: response,
+                    id: eventID)
                 complete(response)
             }
         }

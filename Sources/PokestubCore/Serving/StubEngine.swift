@@ -111,7 +111,8 @@ public final class StubEngine: HTTPHandler {
         if let match = scope.match(request) {
             let response = linkRewriter?.rewrite(match.response, to: scope.linkBase) ?? match.response
             if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
-            scope.journal.recordAnswer(to: request, stub: match.stub, status: response.status, timing: timing)
+            scope.journal.recordAnswer(
+                to: request, stub: match.stub, status: response.status, timing: timing, response: response)
             return .response(response)
         }
         if mode != .replay { return forward(request, in: scope, mode: mode, timing: timing) }
@@ -119,7 +120,8 @@ public final class StubEngine: HTTPHandler {
         let nearMiss = scope.nearMissAnswer(for: request)
         var response = HTTPResponse.text(nearMiss.report, status: 404)
         response.headers.add(name: NearMissAnswer.headerName, value: nearMiss.closestStub)
-        scope.journal.recordAnswer(to: request, stub: nil, status: response.status, timing: timing)
+        scope.journal.recordAnswer(
+            to: request, stub: nil, status: response.status, timing: timing, response: response)
         return .response(response)
     }
 
