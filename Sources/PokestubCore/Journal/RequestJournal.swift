@@ -33,6 +33,18 @@ public final class RequestJournal: Sendable {
         var strippedOldest = 0
         /// Blocking waits in progress (`POST /__admin/requests/wait`), checked on every append.
         var waiters: [UUID: Waiter] = [:]
+        /// Counts every change: each append, removal and clearing adds one.
+        var sequence = 0
+        /// Waits for the next change (the dashboard's long polling), completed on every change.
+        var changeWaiters: [UUID: @Sendable (Int) -> Void] = [:]
+
+        /// Counts a change and takes the change waiters, to be completed outside the lock.
+        mutating func changed() -> (sequence: Int, waiters: [@Sendable (Int) -> Void]) {
+            sequence += 1
+            let waiting = Array(changeWaiters.values)
+            changeWaiters = [:]
+            return (sequence, waiting)
+        }
 
         /// The events oldest first.
         var ordered: [ServeEvent] {
@@ -72,7 +84,9 @@ public final class RequestJournal: Sendable {
     /// Adds an event, dropping the oldest when full.
     public func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
+        var change: (sequence: Int, waiters: [@Sendable (Int) -> Void]) = (0, [])
         let satisfied: [Waiter] = ring.withLock { ring in
+            change = ring.changed()
             if ring.events.count < capacity {
                 ring.events.append(event)
             } else {
@@ -117,6 +131,45 @@ public final class RequestJournal: Sendable {
             return done
         }
         for waiter in satisfied { waiter.complete(.satisfied(waiter.matched)) }
+        for waiter in change.waiters { waiter(change.sequence) }
+    }
+
+    /// The number of waits for the next change in progress.
+    public var changeWaiterCount: Int {
+        ring.withLock { $0.changeWaiters.count }
+    }
+
+    /// The journal's change count: one more with each append, removal and clearing.
+    public var sequence: Int {
+        ring.withLock { $0.sequence }
+    }
+
+    /// Calls `complete` with the change count as soon as it passes `after`, or with the count unchanged
+    /// when `timeoutMilliseconds` pass first: the dashboard's long polling. Holds no thread while waiting.
+    ///
+    /// - Parameters:
+    ///   - after: The change count the caller has seen (``sequence``).
+    ///   - timeoutMilliseconds: The longest wait, in milliseconds.
+    ///   - complete: Called exactly once, on any thread.
+    public func waitForChange(
+        after: Int, timeoutMilliseconds: Int, complete: @escaping @Sendable (Int) -> Void
+    ) {
+        let id = UUID()
+        let now: Int? = ring.withLock { ring in
+            if ring.sequence != after || capacity == 0 { return ring.sequence }
+            ring.changeWaiters[id] = complete
+            return nil
+        }
+        if let now {
+            complete(now)
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, timeoutMilliseconds))) {
+            [self] in
+            let expired = ring.withLock { ring in ring.changeWaiters.removeValue(forKey: id).map { ($0, ring.sequence) }
+            }
+            if let (waiter, sequence) = expired { waiter(sequence) }
+        }
     }
 
     /// How a wait for requests ended.
@@ -187,11 +240,13 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        ring.withLock { ring in
+        let change = ring.withLock { ring in
             ring.events = []
             ring.head = 0
             ring.recount()
+            return ring.changed()
         }
+        for waiter in change.waiters { waiter(change.sequence) }
     }
 
     /// Removes the events for which `shouldRemove` is true.
@@ -199,13 +254,15 @@ public final class RequestJournal: Sendable {
     /// - Returns: How many were removed.
     @discardableResult
     public func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
-        ring.withLock { ring in
+        let (removed, change) = ring.withLock { ring in
             let kept = ring.ordered.filter { !shouldRemove($0) }
             let removed = ring.events.count - kept.count
             ring.events = kept
             ring.head = 0
             ring.recount()
-            return removed
+            return (removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []))
         }
+        for waiter in change.waiters { waiter(change.sequence) }
+        return removed
     }
 }

@@ -130,7 +130,13 @@ public final class StubEngine: HTTPHandler {
         if let refusal = adminAccess.refusal(for: request) {
             logger.warning(
                 "admin request refused: \(request.method) \(request.path) from \(request.clientAddress ?? "?")")
-            return .response(refusal.response)
+            var response = refusal.response
+            if refusal.status == 401 && request.path == AdminAPI.prefix + "/dashboard" {
+                // Only the page asks for Basic: a browser then prompts for the token (as the password) and sends
+                // it with the page's own requests. API clients keep seeing Bearer alone.
+                response.headers.add(name: "WWW-Authenticate", value: #"Basic realm="pokestub admin", charset="UTF-8""#)
+            }
+            return .response(response)
         }
         return admin.reply(request)
     }
