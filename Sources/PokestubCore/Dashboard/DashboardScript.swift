@@ -3,7 +3,8 @@
 ///
 /// It reads the admin API of the scope chosen (the daemon's `/__admin`, or a session's
 /// `/__admin/sessions/{id}`): the journal from `GET requests`, new entries by long polling on
-/// `GET dashboard/changes?after=N` (answered when the journal changes, or after 25 s), near misses from
+/// `GET dashboard/changes?after=N` (answered when the journal changes, or after 25 s; then only the newest
+/// entries are read when the change was appends alone), near misses from
 /// `GET dashboard/near-misses/{id}`, the stubs from `GET dashboard/stubs`, scenarios, sessions and the
 /// recording status from their routes; "stub from this request" posts to `POST mappings`. The journal is
 /// filtered in the page and shown 100 rows a page, so 10,000 entries render as fast as 100. Every value from
@@ -46,6 +47,20 @@ enum DashboardScript {
           async function loadJournal() {
             const data = await getJSON(api("/requests"));
             state.entries = data.requests || [];
+            renderJournal();
+          }
+
+          // After `appended` changes, reads only the newest entries: each append adds one to the change
+          // count, so when exactly that many entries are new, the rest of the list is still right (less the
+          // oldest, which the journal dropped beyond its size). Anything else (a removal, a clearing, a race)
+          // reads the whole journal again.
+          async function loadNewest(appended) {
+            if (appended > 500 || state.entries.length === 0) return loadJournal();
+            const data = await getJSON(api("/requests?limit=" + appended));
+            const known = new Set(state.entries.map((entry) => entry.id));
+            const fresh = (data.requests || []).filter((entry) => !known.has(entry.id));
+            if (fresh.length !== appended) return loadJournal();
+            state.entries = fresh.concat(state.entries).slice(0, data.meta.total);
             renderJournal();
           }
 
@@ -201,8 +216,9 @@ enum DashboardScript {
                 if (generation !== state.generation) return;
                 $("live").textContent = "live"; $("live").className = "live on";
                 if (data.sequence !== state.sequence) {
+                  const appended = state.sequence === null ? Infinity : data.sequence - state.sequence;
                   state.sequence = data.sequence;
-                  await loadJournal();
+                  await loadNewest(appended);
                 }
               } catch (error) {
                 $("live").textContent = "disconnected, retrying"; $("live").className = "live";
