@@ -57,7 +57,8 @@ install_with_apt() {
     if [[ "$what" == "--test" ]]; then
         # libc6-dev: headers for the thread sanitizer's shim (scripts/sanitizers/tsan-mutex.c); the sanitizer
         # runtimes themselves ship with the Swift toolchain.
-        packages+=(python3 python3-venv ca-certificates systemd libc6-dev)
+        # chromium, chromium-driver: the dashboard check drives the page in headless Chromium (check-dashboard.sh).
+        packages+=(python3 python3-venv ca-certificates systemd libc6-dev chromium chromium-driver)
     fi
     if [[ "$what" == "--bench" ]]; then packages+=(wrk nginx-light); fi
 

@@ -45,7 +45,7 @@ final class RoutingHandler: HTTPHandler {
                 response.headers.replace(name: "Matched-Stub-Id", value: route.id.uuidString.lowercased())
                 journal.recordAnswer(
                     to: request, stub: ServeEvent.StubReference(id: route.id, name: "route \(route)"),
-                    status: response.status, timing: timing)
+                    status: response.status, timing: timing, response: response.served)
                 complete(response.served)
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import PokestubCore
 
-/// The `pokestub` command: dispatches to `serve` or `check`, prints help and version, and maps failures to
+/// The `pokestub` command: dispatches to `serve`, `check` or `import`, prints help and version, and maps failures to
 /// exit statuses in one place.
 enum PokestubCommand {
     static let usage = """
@@ -10,6 +10,7 @@ enum PokestubCommand {
         Usage:
           pokestub serve [options]     answer HTTP requests from stubs (see pokestub serve --help)
           pokestub check [DIR]         validate a stub folder and report problems as path:line: message
+          pokestub import FILE.har     turn a HAR capture into stubs as recording would (--stubs, --dry-run)
           pokestub --version           print the version
           pokestub --help              print this help
 
@@ -26,6 +27,8 @@ enum PokestubCommand {
                 return try ServeCommand.run(arguments: rest, environment: environment)
             case "check":
                 return try CheckCommand.run(arguments: rest, environment: environment)
+            case "import":
+                return try ImportCommand.run(arguments: rest, environment: environment)
             case "--version", "version":
                 Console.out(PokestubVersion.current)
                 return .success

@@ -250,3 +250,81 @@ struct JSONNumber {
         value = find(object)
     }
 }
+
+@Suite("pokestub import")
+struct ImportCommandTests {
+    static let har = #"""
+        {"log": {"version": "1.2", "creator": {"name": "Safari", "version": "18"}, "entries": [
+          {"startedDateTime": "2026-12-01T10:00:00.000Z", "time": 5,
+           "request": {"method": "GET", "url": "https://pokeapi.co/api/v2/pokemon/1/", "httpVersion": "HTTP/2",
+                       "headers": [{"name": ":authority", "value": "pokeapi.co"}, {"name": "Cookie", "value": "a=b"}],
+                       "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+           "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/2",
+                        "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Date", "value": "x"}],
+                        "content": {"size": 14, "mimeType": "application/json", "text": "{\"id\":1,\"v\":1}"},
+                        "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": 14},
+           "cache": {}, "timings": {"send": 0, "wait": 5, "receive": 0}},
+          {"startedDateTime": "2026-12-01T10:00:01.000Z", "time": 5,
+           "request": {"method": "GET", "url": "https://pokeapi.co/api/v2/pokemon/1/", "httpVersion": "HTTP/2",
+                       "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+           "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/2",
+                        "headers": [{"name": "Content-Type", "value": "application/json"}],
+                        "content": {"size": 14, "mimeType": "application/json", "text": "{\"id\":1,\"v\":2}"},
+                        "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": 14},
+           "cache": {}, "timings": {"send": 0, "wait": 5, "receive": 0}},
+          {"startedDateTime": "2026-12-01T10:00:02.000Z", "time": 5,
+           "request": {"method": "GET", "url": "https://pokeapi.co/sprites/1.png", "httpVersion": "HTTP/2",
+                       "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+           "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/2",
+                        "headers": [{"name": "Content-Type", "value": "image/png"}],
+                        "content": {"size": 3, "mimeType": "image/png", "text": "AP8Q", "encoding": "base64"},
+                        "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": 3},
+           "cache": {}, "timings": {"send": 0, "wait": 5, "receive": 0}},
+          {"startedDateTime": "2026-12-01T10:00:03.000Z", "time": 0,
+           "request": {"method": "GET", "url": "https://pokeapi.co/blocked", "httpVersion": "HTTP/2",
+                       "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+           "response": {"status": 0, "statusText": "", "httpVersion": "", "headers": [],
+                        "content": {"size": 0, "mimeType": ""}, "cookies": [], "redirectURL": "",
+                        "headersSize": -1, "bodySize": -1},
+           "cache": {}, "timings": {"send": 0, "wait": 0, "receive": 0}}
+        ]}}
+        """#
+
+    @Test("a dry run lists what it would write and writes nothing; the import then writes it, deduplicated")
+    func dryRunThenImport() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write(Self.har, to: "capture.har")
+        let stubs = folder.url.appendingPathComponent("stubs").path
+        let dry = try await PokestubProcess.run(["import", file.path, "--stubs", stubs, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stdout)\(dry.stderr)")
+        #expect(
+            dry.stdout.split(separator: "\n").map(String.init) == [
+                "new mappings/api/v2/pokemon/1/GET.json",
+                "new mappings/sprites/1.png.GET.json (body __files/sprites/1.png.GET.png)",
+                "\(stubs): would write 2 of 2 mappings from \(file.path)",
+            ])
+        #expect(!FileManager.default.fileExists(atPath: stubs))
+        let imported = try await PokestubProcess.run(["import", file.path, "--stubs", stubs])
+        #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        #expect(imported.stdout.contains("\(stubs): wrote 2 of 2 mappings"))
+        let mapping = try String(contentsOfFile: stubs + "/mappings/api/v2/pokemon/1/GET.json", encoding: .utf8)
+        #expect(mapping.contains(#""v" : 2"#) || mapping.contains(#""v": 2"#), "the last entry wins: \(mapping)")
+        #expect(!mapping.contains("Date"))
+        let png = FileManager.default.contents(atPath: stubs + "/__files/sprites/1.png.GET.png")
+        #expect(png == Data([0x00, 0xFF, 0x10]))
+        let check = try await PokestubProcess.run(["check", stubs])
+        #expect(check.status == 0, "\(check.stdout)")
+        let again = try await PokestubProcess.run(["import", file.path, "--stubs", stubs, "--dry-run"])
+        #expect(again.stdout.contains("unchanged mappings/api/v2/pokemon/1/GET.json"))
+        #expect(again.stdout.contains("would write 0 of 2 mappings"))
+    }
+
+    @Test("a file that is not a HAR log exits 65 naming what is wrong")
+    func notHAR() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write(#"{"entries": []}"#, to: "bad.har")
+        let result = try await PokestubProcess.run(["import", file.path, "--stubs", folder.path + "/stubs"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("not a HAR log: no log.entries array"))
+    }
+}

@@ -155,3 +155,31 @@ struct JournalBodyBudgetTests {
         #expect(budget.usedBytes == 0)
     }
 }
+
+@Suite("RequestJournal: the answers it keeps")
+struct RequestJournalResponseTests {
+    private func answered(_ path: String, bytes: Int) -> ServeEvent {
+        let response = HTTPResponse(status: 200, body: ResponseBody(Data(count: bytes)))
+        return ServeEvent(
+            receivedAt: Date(), request: Fixtures.request(path), stub: nil, responseStatus: 200,
+            durationMilliseconds: 0, response: JournaledResponse(response))
+    }
+
+    @Test("response bodies count against their own budget: the oldest lose theirs first, every event stays")
+    func responseBodyBudget() {
+        let journal = RequestJournal(capacity: 4, maxResponseBodyBytes: 250)
+        for number in 1...3 { journal.append(answered("/\(number)", bytes: 100)) }
+        #expect(journal.events.map { $0.response?.body == nil } == [true, false, false])
+        #expect(journal.events.allSatisfy { $0.response?.bodySize == 100 })
+        // The ring wraps: the dropped oldest event was already stripped, and the next oldest loses its body.
+        for number in 4...6 { journal.append(answered("/\(number)", bytes: 100)) }
+        #expect(journal.events.map(\.request.path) == ["/3", "/4", "/5", "/6"])
+        #expect(journal.events.map { $0.response?.body == nil } == [true, true, false, false])
+        // One answer larger than the budget is still kept whole, as the newest.
+        journal.append(answered("/big", bytes: 1_000))
+        #expect(journal.events.map { $0.response?.body == nil } == [true, true, true, false])
+        #expect(journal.removeAll { $0.request.path == "/big" } == 1)
+        journal.append(answered("/after", bytes: 100))
+        #expect(journal.events.last?.response?.body?.count == 100)
+    }
+}

@@ -44,7 +44,8 @@ extension AdminAPI {
     /// without `?limit=`: each costs a search of the stubs, and a full journal took 17 s and 36 MB.
     static let defaultNearMissRequests = 100
 
-    /// `GET /__admin/requests?since=&limit=&unmatched=&matchingStub=`: the journal, newest first.
+    /// `GET /__admin/requests?since=&limit=&unmatched=&matchingStub=&format=`: the journal, newest first; with
+    /// `format=har` the same events as a HAR 1.2 log, oldest first (``HARExport``).
     private func listRequests(_ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
         try requireJournal()
         var since: Date?
@@ -68,6 +69,14 @@ extension AdminAPI {
         let (events, total) = journal.newestFirst(
             since: since, unmatchedOnly: unmatchedOnly, servedBy: stubID, limit: limit)
         let baseURL = journalBaseURL
+        switch request.queryValues("format").first {
+        case nil, "json"?: break
+        case "har"?:
+            let export = HARExport(options: recordings?.options ?? RecordingOptions(), baseURL: baseURL)
+            return .json(export.log(events.reversed()))
+        case let other?:
+            throw .badRequest("Invalid parameter format", "expected json or har, got \(other.debugDescription)")
+        }
         guard events.count > AdminAPI.streamedListingThreshold else {
             return .json(
                 .object([

@@ -20,9 +20,10 @@ import Foundation
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset`, `PUT /__admin/scenarios/{name}/state` | scenarios |
 /// | `POST, GET /__admin/sessions`, `GET, DELETE /__admin/sessions/{id}` | per-job sessions |
 /// | `/__admin/sessions/{id}/...` | every route above, scoped to one session |
+/// | `GET /__admin/dashboard` (+ `/app.js`, `/app.css`, `/stubs`, `/near-misses/{id}`, `/changes`) | the dashboard |
 ///
 /// Each route is a row of one table (``AdminRouter``), registered by the file of its group: `AdminAPI+System`,
-/// `+Mappings`, `+Requests`, `+Scenarios`, `+Recordings` and `+Sessions`. A path the table has under other
+/// `+Mappings`, `+Requests`, `+Scenarios`, `+Recordings`, `+Sessions` and `+Dashboard`. A path the table has under other
 /// methods answers 405, any other path 404.
 ///
 /// Admin requests are not journaled. Every refusal is a 4xx with a JSON reason (``AdminError``).
@@ -72,7 +73,8 @@ public struct AdminAPI: Sendable {
 
     /// Every admin route, which answers 404 or 405 for what it does not list.
     static let router = AdminRouter(
-        systemRoutes + mappingRoutes + requestRoutes + scenarioRoutes + recordingRoutes + sessionRoutes)
+        systemRoutes + mappingRoutes + requestRoutes + scenarioRoutes + recordingRoutes + sessionRoutes
+            + dashboardRoutes)
 
     /// Answers an admin request, later when it waits (`POST /__admin/requests/wait`, also in a session).
     ///

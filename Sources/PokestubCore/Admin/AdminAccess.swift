@@ -3,7 +3,7 @@ import Foundation
 /// Who may drive the admin API, and where it is served.
 ///
 /// With a token, every admin request but `GET /__admin/health` must carry `Authorization: Bearer <token>`
-/// (RFC 6750 §2.1); the token is compared in constant time, so timing tells nothing about it. Without the
+/// (RFC 6750 §2.1), or `Basic` with the token as password (RFC 7617, what a browser sends for the dashboard); the token is compared in constant time, so timing tells nothing about it. Without the
 /// bearer, the answer is 401 with `WWW-Authenticate: Bearer` and a JSON reason.
 ///
 /// Browsers are kept out whether or not there is a token: an admin request whose `Origin` names a host other
@@ -37,11 +37,7 @@ public struct AdminAccess: Sendable {
         if let refusal = crossSiteRefusal(for: request) { return refusal }
         guard let token else { return nil }
         if request.method == "GET" && request.path == AdminAPI.prefix + "/health" { return nil }
-        let presented = request.headers["Authorization"].flatMap { value -> String? in
-            let parts = value.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-            return String(parts[1]).trimmingCharacters(in: .whitespaces)
-        }
+        let presented = request.headers["Authorization"].flatMap(AdminAccess.presentedToken)
         guard let presented else {
             return AdminError(
                 status: 401, title: "Admin token required",
@@ -53,9 +49,35 @@ public struct AdminAccess: Sendable {
         return nil
     }
 
-    /// 403 when `Origin` names a foreign host, or (without a token) when `Host` does.
+    /// The token in an `Authorization` value: `Bearer <token>` (RFC 6750 §2.1), or `Basic` with the token as
+    /// the password and any user name (RFC 7617), which is what a browser sends after its own prompt, so the
+    /// dashboard works with a token too.
+    static func presentedToken(_ value: String) -> String? {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let credentials = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        switch parts[0].lowercased() {
+        case "bearer": return credentials
+        case "basic":
+            guard let decoded = Data(base64Encoded: credentials), let text = String(data: decoded, encoding: .utf8),
+                let colon = text.firstIndex(of: ":")
+            else { return nil }
+            return String(text[text.index(after: colon)...])
+        default: return nil
+        }
+    }
+
+    /// 403 when a browser says the request comes from another site (`Sec-Fetch-Site` `cross-site` or
+    /// `same-site`, Fetch Metadata), or when `Origin` names a foreign host, or (without a token) when `Host` does.
     func crossSiteRefusal(for request: HTTPRequest) -> AdminError? {
         let allowed = "a loopback name or address (localhost, 127.0.0.0/8, ::1)" + (host.map { " or \($0)" } ?? "")
+        // A cross-site navigation or subresource (a link, an <img>) carries no Origin, but a browser that sends
+        // Fetch Metadata says where it comes from; a browser holding Basic credentials would send them along.
+        for site in request.headers.values(for: "Sec-Fetch-Site") where site == "cross-site" || site == "same-site" {
+            return AdminError(
+                status: 403, title: "Cross-site admin request refused",
+                detail: "Sec-Fetch-Site is \(site); web pages of other sites may not use the admin API")
+        }
         for origin in request.headers.values(for: "Origin") {
             guard let name = AdminAccess.host(ofOrigin: origin), isAllowed(name) else {
                 return AdminError(

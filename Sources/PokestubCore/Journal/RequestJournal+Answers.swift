@@ -11,16 +11,17 @@ extension RequestJournal {
     ///   - responseHeaders: The answer's header fields, kept for an answer from the upstream (redacted);
     ///     `nil` for the others.
     ///   - timing: When the request arrived; the event's duration runs from it to now.
+    ///   - response: The answer sent, kept for the HAR export and the dashboard; `nil` keeps only its status.
     ///   - id: The event's id, when it was chosen before the answer (to find a proxied exchange again); a new
     ///     one otherwise.
     public func recordAnswer(
         to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, responseHeaders: HTTPHeaders? = nil,
-        timing: ServeTiming, id: UUID? = nil
+        timing: ServeTiming, response: HTTPResponse? = nil, id: UUID? = nil
     ) {
         append(
             ServeEvent(
                 id: id ?? nextEventID(), receivedAt: timing.receivedAt, request: request, stub: stub,
                 responseStatus: status, responseHeaders: responseHeaders,
-                durationMilliseconds: timing.elapsedMilliseconds))
+                durationMilliseconds: timing.elapsedMilliseconds, response: response.map(JournaledResponse.init)))
     }
 }

@@ -9,8 +9,8 @@ import PokestubLocking
 /// make a shared daemon hold `capacity` times the largest body (10,000 × 16 MiB). The newest event is always
 /// kept.
 ///
-/// With a ``JournalBodyBudget`` shared by the daemon's journals, the bodies kept also stay within what that
-/// budget leaves this journal, the oldest events going first in the same way.
+/// With a ``JournalBodyBudget`` shared by the daemon's journals, the request bodies kept also stay within what
+/// that budget leaves this journal, the oldest events going first in the same way.
 ///
 /// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
@@ -18,7 +18,10 @@ public final class RequestJournal: Sendable {
     public let capacity: Int
     /// The most request-body bytes kept, over all events (default 64 MiB).
     public let maxBodyBytes: Int
-    /// The budget this journal shares with the daemon's other journals, if any.
+    /// The most response-body bytes kept, over all events (default 64 MiB); beyond it the oldest events lose
+    /// their response body (``JournaledResponse/body``) and keep the rest. Shared stub bodies count in full.
+    public let maxResponseBodyBytes: Int
+    /// The request-body budget this journal shares with the daemon's other journals, if any.
     private let sharedBudget: JournalBodyBudget?
     private let ring: Locked<Ring>
     private let ids = EventIDGenerator()
@@ -29,12 +32,35 @@ public final class RequestJournal: Sendable {
         var head = 0
         /// The request-body bytes of the events kept.
         var bodyBytes = 0
+        /// The response-body bytes of the events kept.
+        var responseBodyBytes = 0
+        /// How many of the oldest events are known to hold no response body: where dropping bodies resumes.
+        var strippedOldest = 0
         /// Blocking waits in progress (`POST /__admin/requests/wait`), checked on every append.
         var waiters: [UUID: Waiter] = [:]
+        /// Counts every change: each append, removal and clearing adds one.
+        var sequence = 0
+        /// Waits for the next change (the dashboard's long polling), completed on every change.
+        var changeWaiters: [UUID: @Sendable (Int) -> Void] = [:]
+
+        /// Counts a change and takes the change waiters, to be completed outside the lock.
+        mutating func changed() -> (sequence: Int, waiters: [@Sendable (Int) -> Void]) {
+            sequence += 1
+            let waiting = Array(changeWaiters.values)
+            changeWaiters = [:]
+            return (sequence, waiting)
+        }
 
         /// The events oldest first.
         var ordered: [ServeEvent] {
             head == 0 ? events : Array(events[head...] + events[..<head])
+        }
+
+        /// Recounts the byte totals after ``events`` was rebuilt in order (``head`` 0).
+        mutating func recount() {
+            bodyBytes = events.reduce(0) { $0 + $1.request.body.count }
+            responseBodyBytes = events.reduce(0) { $0 + $1.responseBodyBytes }
+            strippedOldest = 0
         }
     }
 
@@ -43,11 +69,17 @@ public final class RequestJournal: Sendable {
     /// - Parameters:
     ///   - capacity: The most events kept (config `journal.maxEntries`, default 10,000); 0 keeps none.
     ///   - maxBodyBytes: The most request-body bytes kept over all events; older events go first beyond it.
-    ///   - sharedBudget: A budget shared with other journals (the daemon's and its sessions'), which the bodies
-    ///     kept here count against too.
-    public init(capacity: Int, maxBodyBytes: Int = 64 << 20, sharedBudget: JournalBodyBudget? = nil) {
+    ///   - maxResponseBodyBytes: The most response-body bytes kept over all events; older events lose theirs
+    ///     first beyond it.
+    ///   - sharedBudget: A request-body budget shared with other journals (the daemon's and its sessions'),
+    ///     which the request bodies kept here count against too.
+    public init(
+        capacity: Int, maxBodyBytes: Int = 64 << 20, maxResponseBodyBytes: Int = 64 << 20,
+        sharedBudget: JournalBodyBudget? = nil
+    ) {
         self.capacity = max(0, capacity)
         self.maxBodyBytes = max(0, maxBodyBytes)
+        self.maxResponseBodyBytes = max(0, maxResponseBodyBytes)
         self.sharedBudget = sharedBudget
         ring = Locked(Ring())
     }
@@ -67,16 +99,21 @@ public final class RequestJournal: Sendable {
     /// Adds an event, dropping the oldest when full.
     public func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
+        var change: (sequence: Int, waiters: [@Sendable (Int) -> Void]) = (0, [])
         let satisfied: [Waiter] = ring.withLock { ring in
+            change = ring.changed()
             let before = ring.bodyBytes
             if ring.events.count < capacity {
                 ring.events.append(event)
             } else {
                 ring.bodyBytes -= ring.events[ring.head].request.body.count
+                ring.responseBodyBytes -= ring.events[ring.head].responseBodyBytes
+                ring.strippedOldest = max(0, ring.strippedOldest - 1)
                 ring.events[ring.head] = event
                 ring.head = (ring.head + 1) % capacity
             }
             ring.bodyBytes += event.request.body.count
+            ring.responseBodyBytes += event.responseBodyBytes
             if let sharedBudget {
                 sharedBudget.settle(holding: before) { allowed in
                     RequestJournal.trim(&ring, toBodyBytes: min(maxBodyBytes, allowed))
@@ -84,6 +121,13 @@ public final class RequestJournal: Sendable {
                 }
             } else {
                 RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
+            }
+            // The oldest events with a response body lose it first; the newest keeps its own.
+            while ring.responseBodyBytes > maxResponseBodyBytes && ring.strippedOldest < ring.events.count - 1 {
+                let index = (ring.head + ring.strippedOldest) % ring.events.count
+                ring.responseBodyBytes -= ring.events[index].responseBodyBytes
+                ring.events[index].response?.body = nil
+                ring.strippedOldest += 1
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -99,20 +143,61 @@ public final class RequestJournal: Sendable {
             return done
         }
         for waiter in satisfied { waiter.complete(.satisfied(waiter.matched)) }
+        for waiter in change.waiters { waiter(change.sequence) }
     }
 
-    /// Drops the oldest events until the bodies kept fit `limit` bytes; the newest event stays. Rare (large
-    /// bodies only), so the ring is simply rebuilt without its oldest events.
+    /// The number of waits for the next change in progress.
+    public var changeWaiterCount: Int {
+        ring.withLock { $0.changeWaiters.count }
+    }
+
+    /// The journal's change count: one more with each append, removal and clearing.
+    public var sequence: Int {
+        ring.withLock { $0.sequence }
+    }
+
+    /// Calls `complete` with the change count as soon as it passes `after`, or with the count unchanged
+    /// when `timeoutMilliseconds` pass first: the dashboard's long polling. Holds no thread while waiting.
+    ///
+    /// - Parameters:
+    ///   - after: The change count the caller has seen (``sequence``).
+    ///   - timeoutMilliseconds: The longest wait, in milliseconds.
+    ///   - complete: Called exactly once, on any thread.
+    public func waitForChange(
+        after: Int, timeoutMilliseconds: Int, complete: @escaping @Sendable (Int) -> Void
+    ) {
+        let id = UUID()
+        let now: Int? = ring.withLock { ring in
+            if ring.sequence != after || capacity == 0 { return ring.sequence }
+            ring.changeWaiters[id] = complete
+            return nil
+        }
+        if let now {
+            complete(now)
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, timeoutMilliseconds))) {
+            [self] in
+            let expired = ring.withLock { ring in ring.changeWaiters.removeValue(forKey: id).map { ($0, ring.sequence) }
+            }
+            if let (waiter, sequence) = expired { waiter(sequence) }
+        }
+    }
+
+    /// Drops the oldest events until the request bodies kept fit `limit` bytes; the newest event stays. Rare
+    /// (large bodies only), so the ring is simply rebuilt without its oldest events.
     private static func trim(_ ring: inout Ring, toBodyBytes limit: Int) {
         guard ring.bodyBytes > limit else { return }
         let ordered = ring.ordered
         var dropped = 0
-        while ring.bodyBytes > limit && dropped < ordered.count - 1 {
-            ring.bodyBytes -= ordered[dropped].request.body.count
+        var bytes = ring.bodyBytes
+        while bytes > limit && dropped < ordered.count - 1 {
+            bytes -= ordered[dropped].request.body.count
             dropped += 1
         }
         ring.events = Array(ordered[dropped...])
         ring.head = 0
+        ring.recount()
     }
 
     /// How a wait for requests ended.
@@ -183,15 +268,15 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        let released = ring.withLock { ring in
-            defer {
-                ring.events = []
-                ring.head = 0
-                ring.bodyBytes = 0
-            }
-            return ring.bodyBytes
+        let (change, released) = ring.withLock { ring in
+            let released = ring.bodyBytes
+            ring.events = []
+            ring.head = 0
+            ring.recount()
+            return (ring.changed(), released)
         }
         sharedBudget?.release(released)
+        for waiter in change.waiters { waiter(change.sequence) }
     }
 
     /// Removes the events for which `shouldRemove` is true.
@@ -199,16 +284,19 @@ public final class RequestJournal: Sendable {
     /// - Returns: How many were removed.
     @discardableResult
     public func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
-        let (removed, released) = ring.withLock { ring in
+        let (removed, change, released) = ring.withLock { ring in
             let kept = ring.ordered.filter { !shouldRemove($0) }
             let removed = ring.events.count - kept.count
             let before = ring.bodyBytes
             ring.events = kept
             ring.head = 0
-            ring.bodyBytes = kept.reduce(0) { $0 + $1.request.body.count }
-            return (removed, before - ring.bodyBytes)
+            ring.recount()
+            return (
+                removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []), before - ring.bodyBytes
+            )
         }
         sharedBudget?.release(released)
+        for waiter in change.waiters { waiter(change.sequence) }
         return removed
     }
 }

@@ -18,6 +18,8 @@ public struct ServeEvent: Sendable {
     /// Time from receiving the request to having its response ready, in milliseconds (a stub's fixed delay
     /// is not included).
     public var durationMilliseconds: Double
+    /// The header fields and body sent, or `nil` when the answer was not kept (an event made elsewhere).
+    public var response: JournaledResponse?
 
     /// Which stub answered.
     public struct StubReference: Sendable, Hashable {
@@ -43,7 +45,7 @@ public struct ServeEvent: Sendable {
     /// Creates an event.
     public init(
         id: UUID = UUID(), receivedAt: Date, request: HTTPRequest, stub: StubReference?, responseStatus: Int,
-        responseHeaders: HTTPHeaders? = nil, durationMilliseconds: Double
+        responseHeaders: HTTPHeaders? = nil, durationMilliseconds: Double, response: JournaledResponse? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -52,7 +54,11 @@ public struct ServeEvent: Sendable {
         self.responseStatus = responseStatus
         self.responseHeaders = responseHeaders
         self.durationMilliseconds = durationMilliseconds
+        self.response = response
     }
+
+    /// The response body bytes this event holds.
+    var responseBodyBytes: Int { response?.body?.count ?? 0 }
 }
 
 extension ServeEvent {

@@ -16,7 +16,7 @@ public final class NearMissCache: Sendable {
         /// The stub sets the reports belong to; weak, so a replaced set is freed at once.
         weak var index: StubIndex?
         weak var sharedIndex: StubIndex?
-        var reports: [Key: String] = [:]
+        var reports: [Key: NearMissAnswer] = [:]
         var reportBytes = 0
 
         func belongs(to index: StubIndex, and sharedIndex: StubIndex?) -> Bool {
@@ -52,6 +52,18 @@ public final class NearMissCache: Sendable {
     ///   - index: The stubs compared first.
     ///   - sharedIndex: More stubs compared too (the daemon's, for a session), or `nil`.
     public func report(for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil) -> String {
+        answer(for: request, in: index, and: sharedIndex).report
+    }
+
+    /// The near-miss report and the `Pokestub-Closest-Stub` header value for an unmatched request.
+    ///
+    /// - Parameters:
+    ///   - request: The unmatched request.
+    ///   - index: The stubs compared first.
+    ///   - sharedIndex: More stubs compared too (the daemon's, for a session), or `nil`.
+    public func answer(
+        for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil
+    ) -> NearMissAnswer {
         let key = Key(
             method: request.method, rawURL: request.rawURL, headers: request.headers,
             body: ContentDigest(request.body))
@@ -59,18 +71,18 @@ public final class NearMissCache: Sendable {
             return cached
         }
         let closest = NearMiss.closest(to: request, in: [index] + (sharedIndex.map { [$0] } ?? []))
-        let report = NearMiss.report(for: request, nearMisses: closest)
-        let size = report.utf8.count
-        guard size <= maxReportBytes / 16 else { return report }
+        let answer = NearMissAnswer(for: request, nearMisses: closest)
+        let size = answer.report.utf8.count + answer.closestStub.utf8.count
+        guard size <= maxReportBytes / 16 else { return answer }
         state.withLock { state in
             if !state.belongs(to: index, and: sharedIndex) || state.reports.count >= capacity
                 || state.reportBytes + size > maxReportBytes
             {
                 state = State(index: index, sharedIndex: sharedIndex)
             }
-            state.reports[key] = report
+            state.reports[key] = answer
             state.reportBytes += size
         }
-        return report
+        return answer
     }
 }

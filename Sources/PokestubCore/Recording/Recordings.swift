@@ -63,6 +63,9 @@ public final class Recordings: Sendable {
     /// The upstream requests go to now.
     public var upstream: String { run.settings.upstream }
 
+    /// The recording options now: the configured ones, or those of a run started through the admin API.
+    public var options: RecordingOptions { run.settings.options }
+
     /// Whether a recording run is going.
     public var status: RecordingStatus { run.status }
 

@@ -25,8 +25,8 @@ struct ServingScope {
         stubs.match(request, scenarios: scenarios) ?? sharedStubs?.match(request, scenarios: scenarios)
     }
 
-    /// The plain-text near-miss report for a request nothing in this scope matched.
-    func nearMissReport(for request: HTTPRequest) -> String {
-        nearMisses.report(for: request, in: stubs, and: sharedStubs)
+    /// The near-miss report and closest-stub hint for a request nothing in this scope matched.
+    func nearMissAnswer(for request: HTTPRequest) -> NearMissAnswer {
+        nearMisses.answer(for: request, in: stubs, and: sharedStubs)
     }
 }

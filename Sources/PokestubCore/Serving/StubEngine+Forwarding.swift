@@ -50,6 +50,7 @@ extension StubEngine {
                 journal.recordAnswer(
                     to: request.redactingHeaders(plan.options), stub: reference, status: response.status,
                     responseHeaders: fromUpstream ? response.headers.redacted(plan.options) : nil, timing: timing,
+                    response: response,
                     id: eventID)
                 complete(response)
             }

@@ -131,13 +131,17 @@ public final class StubEngine: HTTPHandler {
                 ?? match.response
             if request.method == "HEAD" { response = response.answeringHead() }
             if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
-            scope.journal.recordAnswer(to: request, stub: match.stub, status: response.status, timing: timing)
+            scope.journal.recordAnswer(
+                to: request, stub: match.stub, status: response.status, timing: timing, response: response)
             return .response(response)
         }
         if mode != .replay { return forward(request, in: scope, mode: mode, timing: timing) }
         logger.info("unmatched \(request.method) \(request.rawURL)")
-        let response = HTTPResponse.text(scope.nearMissReport(for: request), status: 404)
-        scope.journal.recordAnswer(to: request, stub: nil, status: response.status, timing: timing)
+        let nearMiss = scope.nearMissAnswer(for: request)
+        var response = HTTPResponse.text(nearMiss.report, status: 404)
+        response.headers.add(name: NearMissAnswer.headerName, value: nearMiss.closestStub)
+        scope.journal.recordAnswer(
+            to: request, stub: nil, status: response.status, timing: timing, response: response)
         return .response(response)
     }
 
@@ -163,7 +167,13 @@ public final class StubEngine: HTTPHandler {
         if let refusal = adminAccess.refusal(for: request) {
             logger.warning(
                 "admin request refused: \(request.method) \(request.path) from \(request.clientAddress ?? "?")")
-            return .response(refusal.response)
+            var response = refusal.response
+            if refusal.status == 401 && request.path == AdminAPI.prefix + "/dashboard" {
+                // Only the page asks for Basic: a browser then prompts for the token (as the password) and sends
+                // it with the page's own requests. API clients keep seeing Bearer alone.
+                response.headers.add(name: "WWW-Authenticate", value: #"Basic realm="pokestub admin", charset="UTF-8""#)
+            }
+            return .response(response)
         }
         return admin.reply(request)
     }

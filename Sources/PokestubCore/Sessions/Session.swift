@@ -50,7 +50,7 @@ public final class Session: Sendable {
         store = StubStore(root: nil)
         journal = RequestJournal(
             capacity: limits.journalCapacity, maxBodyBytes: limits.journalMaxBodyBytes,
-            sharedBudget: journalBodyBudget)
+            maxResponseBodyBytes: limits.journalMaxBodyBytes, sharedBudget: journalBodyBudget)
         admin = AdminAPI(
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
             basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)

@@ -1,0 +1,185 @@
+"""Drives the dashboard in headless Chromium (Selenium WebDriver, Debian's chromium-driver) against a live
+pokestub daemon: requests appear live, a miss shows its near misses and differences, "stub from this
+request" makes the next request match, and a page from another origin cannot drive the admin API.
+Saves screenshots of the main views when given a folder.
+
+Usage: check_dashboard.py BINARY STUBS [SCREENSHOT_DIR]
+"""
+
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+binary, stubs = sys.argv[1], sys.argv[2]
+shots = sys.argv[3] if len(sys.argv) > 3 else None
+work = tempfile.mkdtemp()
+port_file = os.path.join(work, "port")
+
+
+def fail(message):
+    print("check-dashboard: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def send(method, url, body=None, headers=None):
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+daemon = subprocess.Popen(
+    [binary, "serve", "--port", "0", "--port-file", port_file, "--stubs", stubs, "--watch-stubs", "false"],
+    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=work,
+    env={**os.environ, "POKESTUB_LOG_LEVEL": "warning"})
+import atexit
+atexit.register(daemon.kill)
+line = daemon.stdout.readline()
+if not line.startswith("pokestub listening on "):
+    fail("the daemon did not start: " + line)
+base = line.split()[3]
+port = int(base.rsplit(":", 1)[1])
+
+# The other origin: a page on a name that is not loopback (mapped to 127.0.0.1 for this browser only).
+attacker_page = """<!DOCTYPE html><html><body><p id="result">running</p><script>
+(async () => {
+  const target = "%s";
+  const outcome = [];
+  try { await fetch(target + "/__admin/mappings", { method: "POST", mode: "no-cors",
+    headers: { "Content-Type": "text/plain" },
+    body: JSON.stringify({ request: { urlPath: "/pwned" }, response: { status: 200, body: "pwned" } }) });
+    outcome.push("post sent"); } catch (e) { outcome.push("post blocked"); }
+  try { const r = await fetch(target + "/__admin/requests"); await r.text(); outcome.push("journal READ"); }
+  catch (e) { outcome.push("journal unreadable"); }
+  document.getElementById("result").textContent = outcome.join(", ");
+})();
+</script></body></html>""" % base
+
+
+class AttackerPage(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = attacker_page.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+attacker = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AttackerPage)
+threading.Thread(target=attacker.serve_forever, daemon=True).start()
+
+options = webdriver.ChromeOptions()
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,900",
+                 "--host-resolver-rules=MAP attacker.test 127.0.0.1", "--disable-dev-shm-usage"]:
+    options.add_argument(argument)
+options.binary_location = "/usr/bin/chromium"
+service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
+driver = webdriver.Chrome(options=options, service=service)
+wait = WebDriverWait(driver, 20)
+
+
+def rows():
+    """The journal table's rows as text, read in one script so a re-render cannot interleave."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#journal tbody tr')).map((r) => r.innerText)")
+
+
+def shot(name):
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        driver.save_screenshot(os.path.join(shots, name))
+
+
+try:
+    driver.get(base + "/__admin/dashboard")
+    wait.until(lambda d: d.find_element(By.ID, "live").text == "live")
+    # Requests sent after the page opened appear without a reload (long polling).
+    send("GET", base + "/api/v2/pokemon/25/")
+    send("GET", base + "/api/v2/pokemon/?offset=0&limit=20")
+    send("POST", base + "/api/v2/pokemon/1/", b'{"nickname": "bulby"}', {"Content-Type": "application/json"})
+    send("GET", base + "/api/v2/pokemon/9999/")
+    try:
+        wait.until(lambda d: len(rows()) == 4)
+    except Exception:
+        fail("the journal shows %r; console: %r" % (rows(), driver.get_log("browser")))
+    if "/api/v2/pokemon/9999/" not in rows()[0] or "404" not in rows()[0]:
+        fail("newest first with the miss on top, got %r" % rows())
+    driver.find_elements(By.CSS_SELECTOR, "#journal tbody tr")[1].click()
+    wait.until(lambda d: '"nickname": "bulby"' in d.find_element(By.ID, "detail").text)
+    shot("dashboard-journal.png")
+
+    # The filters: unmatched only.
+    driver.find_element(By.ID, "filter-matched").send_keys("unmatched")
+    wait.until(lambda d: len(rows()) == 2)
+    driver.find_element(By.CSS_SELECTOR, "#journal tbody tr").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#near-misses .nearmiss"))
+    differences = driver.find_element(By.ID, "near-misses").text
+    if "urlPath" not in differences or "/api/v2/pokemon/9999/" not in differences:
+        fail("the miss does not show its differences: %r" % differences)
+    shot("dashboard-near-miss.png")
+
+    # Stub from this request: edit the proposed mapping, add it, and the next request matches.
+    editor = driver.find_element(By.ID, "stub-editor")
+    mapping = json.loads(editor.get_attribute("value"))
+    if mapping["request"] != {"method": "GET", "urlPath": "/api/v2/pokemon/9999/"}:
+        fail("the proposed stub is %r" % mapping["request"])
+    mapping["response"]["jsonBody"] = {"id": 9999, "name": "missingno"}
+    driver.execute_script("arguments[0].value = arguments[1]", editor, json.dumps(mapping, indent=2))
+    driver.find_element(By.ID, "stub-add").click()
+    wait.until(lambda d: d.find_element(By.ID, "stub-result").text.startswith("added stub"))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", editor)
+    shot("dashboard-stub-from-request.png")
+    status, body = send("GET", base + "/api/v2/pokemon/9999/")
+    if status != 200 or json.loads(body) != {"id": 9999, "name": "missingno"}:
+        fail("the stub from the request did not answer: %d %r" % (status, body))
+    driver.find_element(By.ID, "filter-matched").send_keys("matched")
+    wait.until(lambda d: any("9999" in row and "200" in row for row in rows()))
+
+    # The stubs view, searchable, with file paths and hit counts.
+    driver.find_element(By.ID, "tab-stubs").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#stubs tbody tr"))
+    driver.find_element(By.ID, "stub-search").send_keys("pokemon/25")
+    wait.until(lambda d: all("pokemon/25" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#stubs tbody tr")))
+    stub_rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#stubs tbody tr")]
+    if not any("mappings/" in row and row.endswith(" 1") for row in stub_rows):
+        fail("no stub row with its file and one hit: %r" % stub_rows)
+    shot("dashboard-stubs.png")
+
+    # A page of another origin: its POST is refused (no stub added), the journal cannot be read from it.
+    before = json.loads(send("GET", base + "/__admin/mappings?limit=0")[1])["meta"]["total"]
+    driver.get("http://attacker.test:%d/" % attacker.server_address[1])
+    wait.until(lambda d: d.find_element(By.ID, "result").text != "running")
+    outcome = driver.find_element(By.ID, "result").text
+    after = json.loads(send("GET", base + "/__admin/mappings?limit=0")[1])["meta"]["total"]
+    if after != before or send("GET", base + "/pwned")[0] != 404:
+        fail("a page of another origin added a stub")
+    if "journal READ" in outcome:
+        fail("a page of another origin read the journal")
+    # DNS rebinding: the dashboard under a foreign name is refused by the Host check.
+    driver.get("http://attacker.test:%d/__admin/dashboard" % port)
+    if "Admin request for a foreign host refused" not in driver.page_source:
+        fail("the dashboard answered under a foreign Host")
+    print("check-dashboard: requests appeared live, the miss showed its differences, the stub from it matched, "
+          "and another origin could not drive the admin API (%s)" % outcome)
+finally:
+    driver.quit()
+    attacker.shutdown()
+    daemon.terminate()
+    daemon.wait(timeout=15)
