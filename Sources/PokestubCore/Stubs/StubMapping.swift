@@ -81,10 +81,12 @@ extension StubMapping {
     ///     serialised. A `jsonBody` is served as these bytes write it (compacted).
     ///   - text: The bytes `json` was parsed from when they are not `definitionSource` (a mapping the admin
     ///     API received), for the `jsonBody` as written.
+    ///   - globalResponseTemplating: Whether the response is a template even without the
+    ///     `response-template` transformer (WireMock's `--global-response-templating`).
     /// - Throws: ``StubDefinitionError`` naming the field that is wrong or not supported.
     public init(
         json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore,
-        definitionSource: StubDefinitionSource? = nil, text: Data? = nil
+        definitionSource: StubDefinitionSource? = nil, text: Data? = nil, globalResponseTemplating: Bool = false
     ) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a stub mapping")
         var id = defaultID
@@ -131,7 +133,9 @@ extension StubMapping {
             }
         }
         do {
-            response = try ResponseDefinition(json: responseJSON, bodyFiles: bodyFiles, jsonBodyText: jsonBodyText)
+            response = try ResponseDefinition(
+                json: responseJSON, bodyFiles: bodyFiles, globalTemplating: globalResponseTemplating,
+                jsonBodyText: jsonBodyText)
         } catch { throw error.nested(under: "response") }
         try object.rejectUnknown(supported: StubMapping.fieldNames)
         self.source = source
