@@ -161,7 +161,9 @@ enum TemplateHelpers {
             }
             date = moved
         }
-        return .date(TemplateDate(date: date, format: format, timeZone: hash["timezone"] == nil ? nil : timeZone))
+        // WireMock 2.35's `date` helper ignores `timezone`: only `now` formats in another zone.
+        let zone = name == "now" && hash["timezone"] != nil ? timeZone : nil
+        return .date(TemplateDate(date: date, format: format, timeZone: zone))
     }
 
     // MARK: JSON

@@ -58,7 +58,7 @@ enum TemplateRequestModel {
             }
         }
         var requestLine = TemplateMap()
-        requestLine.set("method", .string(request.method))
+        requestLine.set("method", .multi([request.method]))
         requestLine.set("scheme", .string(scheme))
         requestLine.set("host", .string(host))
         requestLine.set("port", .number(TemplateNumber(port)))
@@ -73,7 +73,9 @@ enum TemplateRequestModel {
         map.set("path", .string(request.path))
         map.set("pathSegments", pathSegments)
         map.set("query", .map(query))
-        map.set("method", .string(request.method))
+        // WireMock's model holds the method as a `RequestMethod`, not a string: it prints as the method but
+        // `{{eq request.method 'GET'}}` is false. A one-value list behaves the same way here.
+        map.set("method", .multi([request.method]))
         map.set("scheme", .string(scheme))
         map.set("host", .string(host))
         map.set("port", .number(TemplateNumber(port)))
