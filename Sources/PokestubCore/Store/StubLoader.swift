@@ -105,6 +105,8 @@ public struct StubLoader: Sendable {
         _ data: Data, source: String, displayPath: String, bodyFiles: BodyFileStore,
         globalResponseTemplating: Bool = false
     ) -> Swift.Result<[StubMapping], StubLoadProblem> {
+        // Comments become spaces, so lines stay put and the admin API's view of the file parses too.
+        let data = JSONComments.blankedOut(data) ?? data
         let json: JSONValue
         do {
             json = try JSONValue.parse(data)

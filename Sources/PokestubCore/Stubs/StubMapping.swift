@@ -65,7 +65,7 @@ public struct StubMapping: Sendable {
     /// The fields a stub mapping may have.
     public static let fieldNames = [
         "id", "uuid", "name", "priority", "request", "response", "metadata", "persistent", "scenarioName",
-        "requiredScenarioState", "newScenarioState",
+        "requiredScenarioState", "newScenarioState", "insertionIndex", "postServeActions",
     ]
 }
 
@@ -116,6 +116,25 @@ extension StubMapping {
                 keyPath: [requiredState != nil ? "requiredScenarioState" : "newScenarioState"])
         }
         _ = try object.bool("persistent")
+        // Bookkeeping WireMock writes into saved mappings: its own insertion counter (the load order decides
+        // here, as it does for WireMock reading files) and an empty list of post-serve actions. Actions
+        // themselves (webhooks) would change behaviour, so they are refused.
+        if let index = object.take("insertionIndex"), index.intValue == nil {
+            throw StubDefinitionError("must be a whole number, not \(index.typeName)", keyPath: ["insertionIndex"])
+        }
+        if let actions = object.take("postServeActions") {
+            let isEmpty =
+                switch actions {
+                case .array(let items): items.isEmpty
+                case .object(let members): members.isEmpty
+                default: false
+                }
+            guard isEmpty else {
+                throw StubDefinitionError(
+                    "post-serve actions (webhooks) are not supported; only an empty list is accepted",
+                    keyPath: ["postServeActions"])
+            }
+        }
         guard let requestJSON = object.take("request") else {
             throw StubDefinitionError("is missing", keyPath: ["request"])
         }
