@@ -14,7 +14,7 @@ enum CheckCommand {
         config file's stubs, else stubs beside the config file, else ./stubs.
 
         Options:
-          --config FILE   read the stubs folder from this config file
+          --config FILE   read the stubs folder and globalResponseTemplating from this config file
           -h, --help      print this help
 
         """

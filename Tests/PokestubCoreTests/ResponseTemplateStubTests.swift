@@ -83,6 +83,22 @@ struct ResponseTemplateStubTests {
         }
     }
 
+    @Test("a templated bodyFileName cannot leave __files, whatever the request's path holds")
+    func bodyFileTraversal() throws {
+        try TemporaryDirectory.with { directory in
+            _ = try directory.write("secret", to: "secret.json")
+            _ = try directory.write("ok", to: "__files/orders/7.json")
+            let files = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            let byName = try stub(
+                #"{"bodyFileName": "orders/{{request.pathSegments.[1]}}.json"}"#, global: true, bodyFiles: files)
+            #expect(served(byName, "/t/7").body.text == "ok")
+            let escaped = served(byName, "/t/..%2F..%2Fsecret")
+            #expect(escaped.status == 500)
+            #expect(!escaped.body.text.contains("secret\""))
+            #expect(escaped.body.text.contains("must be a relative path inside __files"))
+        }
+    }
+
     @Test("a template error is a stub error at the field, naming the template line and the mustache")
     func loadErrors() throws {
         let error = Fixtures.definitionError(
