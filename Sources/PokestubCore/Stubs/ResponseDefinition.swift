@@ -219,6 +219,13 @@ extension ResponseDefinition {
             }
             self.fault = fault
         }
+        if object.keys.contains("statusMessage") {
+            // libmicrohttpd writes the status line itself, with the standard reason phrase for the code, and
+            // has no call to set another one; serving the stub without its message would be silently wrong.
+            throw StubDefinitionError(
+                "is not supported: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
+                    + "and cannot send another", keyPath: ["statusMessage"])
+        }
         try object.rejectUnknown(supported: ResponseDefinition.fieldNames)
         if templating {
             let literalHeaders = headerTemplates.allSatisfy(\.value.isLiteral)
