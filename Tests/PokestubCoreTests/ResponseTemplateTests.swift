@@ -195,6 +195,9 @@ struct ResponseTemplateTests {
         #expect(syntaxError("{{request.path")?.message.hasPrefix("unclosed mustache") == true)
         #expect(syntaxError("{{/each}}")?.message == "{{/each}} closes nothing")
         #expect(syntaxError("{{#each a}}{{/if}}") != nil)
+        // Handlebars.java refuses this too (WireMock answers 500); a space before the last } is the fix.
+        #expect(syntaxError(#"{"n": {{request.path}}}"#)?.message.contains("ends with }}}") == true)
+        #expect(try render(#"{"n": "{{request.pathSegments.[1]}}" }"#) == #"{"n": "42" }"#)
         #expect(syntaxError("{{unknownVariable}} \\{{literal}}") == nil)
         #expect(try render("\\{{literal}}") == "{{literal}}")
     }

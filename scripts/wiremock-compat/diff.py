@@ -47,7 +47,12 @@ class TreeWireMock(compat.Server):
              "--port", str(self.port), "--bind-address", "127.0.0.1", "--root-dir", root,
              "--disable-banner", "--container-threads", "12", "--jetty-acceptor-threads", "1", *args],
             stdout=self.log, stderr=compat.subprocess.STDOUT, stdin=compat.subprocess.DEVNULL, cwd=log_dir)
-        self.wait_ready(90)
+        try:
+            self.wait_ready(90)
+        except RuntimeError:
+            self.log.flush()
+            tail = open(self.log.name, "rb").read()[-3000:].decode("utf-8", "replace")
+            raise RuntimeError(f"WireMock did not start on {root}:\n{tail}") from None
 
 
 class TreePokestub(compat.Server):

@@ -87,6 +87,14 @@ struct TemplateParser {
                 let shown = String(decoding: bytes[start..<min(bytes.count, start + 40)], as: UTF8.self)
                 throw TemplateSyntaxError("unclosed mustache \(shown)", line: startLine)
             }
+            if !tripleStash, end + 2 < bytes.count, bytes[end + 2] == UInt8(ascii: "}") {
+                // Handlebars.java reads `}}}` as the end of a triple-stash and refuses it after `{{`, so
+                // WireMock answers such a template (often JSON: `{"n": {{x}}}`) with a 500.
+                let shown = String(decoding: bytes[start..<(end + 3)], as: UTF8.self)
+                throw TemplateSyntaxError(
+                    "\(shown) ends with }}}, which Handlebars reads as the end of a {{{raw}}} mustache; "
+                        + "put a space before the last }", line: startLine)
+            }
             var innerEnd = end
             if innerEnd > position, bytes[innerEnd - 1] == UInt8(ascii: "~") { innerEnd -= 1 }
             let inner = String(decoding: bytes[position..<innerEnd], as: UTF8.self)
