@@ -60,4 +60,21 @@ struct ResponseTemplatingTests {
             #expect(error.serializedString().contains("never closed"))
         }
     }
+
+    @Test("a mapping posted to the admin API may hold comments, as WireMock's admin API allows")
+    func commentsThroughAdmin() async throws {
+        try await LiveServer.with { server in
+            let mapping = """
+                {
+                  // posted by a test
+                  "request": {"urlPath": "/commented"}, /* and this */
+                  "response": {"body": "ok // kept"}
+                }
+                """
+            let (status, _) = try await server.admin("POST", "/mappings", json: mapping)
+            #expect(status == 201)
+            let served = try await server.send("GET", "/commented")
+            #expect(served.text == "ok // kept")
+        }
+    }
 }
