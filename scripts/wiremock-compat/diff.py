@@ -10,7 +10,7 @@ and the body bytes. Before comparing, each server's own base URL and port are re
 ``{PORT}``, and the request's ``shapes`` (regular expression, placeholder) pairs replace values that differ
 by nature (random values, the current time), so those compare by shape. A request marked ``status_only``
 compares the status alone (the two servers' error pages differ); one marked ``compare_json`` compares the
-bodies as parsed JSON (a templated ``jsonBody``, whose keys pokestub writes sorted and WireMock in file order).
+bodies as parsed JSON (for an answer whose member order is known to differ; no tree uses it now).
 
 Exits 1 when any answer differs, 0 when all agree, 2 when WireMock's jar or java is missing (nothing
 downloaded: the jar comes from the PyPI ``wiremock`` package installed beforehand, found as compat.py
