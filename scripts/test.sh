@@ -20,6 +20,17 @@ for check in scripts/check-*.sh; do
     bash "$check"
 done
 
+echo "== WireMock 2.35 differential test (scripts/wiremock-compat/diff.py): only when java and the jar are here"
+# The jar comes from the PyPI wiremock package installed beforehand (see scripts/wiremock-compat/README.md);
+# nothing is downloaded here. Exit status 2 means java or the jar is missing: skipped, not failed.
+diff_status=0
+python3 scripts/wiremock-compat/diff.py --pokestub .build/debug/pokestub || diff_status=$?
+if [[ $diff_status -eq 2 ]]; then
+    echo "skipped: java or the wiremock-standalone jar is missing"
+elif [[ $diff_status -ne 0 ]]; then
+    exit "$diff_status"
+fi
+
 echo "== pokebase (a PokeAPI client from PyPI) recorded through record-missing, then replayed"
 POKESTUB=.build/debug/pokestub Tests/pokebase/run.sh
 

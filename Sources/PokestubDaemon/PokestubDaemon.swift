@@ -94,7 +94,8 @@ public final class PokestubDaemon: Sendable {
             throw .cannotListen(error)
         }
         store = StubStore(
-            root: loadsStubFolder ? configuration.stubs : nil, preloadBodyFiles: configuration.preloadBodyFiles)
+            root: loadsStubFolder ? configuration.stubs : nil, preloadBodyFiles: configuration.preloadBodyFiles,
+            globalResponseTemplating: configuration.globalResponseTemplating)
         // Made in every mode (a recording can start through the admin API); libcurl is set up, its threads
         // start and its connections open only with the first forwarded request, so replay never contacts the
         // upstream.

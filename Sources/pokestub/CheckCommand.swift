@@ -14,7 +14,7 @@ enum CheckCommand {
         config file's stubs, else stubs beside the config file, else ./stubs.
 
         Options:
-          --config FILE   read the stubs folder from this config file
+          --config FILE   read the stubs folder and globalResponseTemplating from this config file
           -h, --help      print this help
 
         """
@@ -28,19 +28,18 @@ enum CheckCommand {
         guard parsed.positional.count <= 1 else {
             throw CommandFailure(status: .usage, message: "check takes at most one folder")
         }
-        let root: String
-        if let folder = parsed.positional.first {
-            root = folder
-        } else {
-            do {
-                root = try Configuration.resolve(
-                    configFile: parsed.options["config"], environment: environment, flags: [:]
-                ).0.stubs
-            } catch {
-                throw CommandFailure(status: .configuration, message: error.description)
-            }
+        // The configuration also says whether every stub is a response template (globalResponseTemplating),
+        // which decides whether `{{…}}` in a stub must parse.
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.resolve(
+                configFile: parsed.options["config"], environment: environment, flags: [:]
+            ).0
+        } catch {
+            throw CommandFailure(status: .configuration, message: error.description)
         }
-        let result = StubLoader(root: root).load()
+        let root = parsed.positional.first ?? configuration.stubs
+        let result = StubLoader(root: root, globalResponseTemplating: configuration.globalResponseTemplating).load()
         for problem in result.problems { Console.out(problem.description) }
         if result.problems.isEmpty {
             Console.out("\(root): \(result.stubs.count) stubs in \(result.fileCount) files, no problems")

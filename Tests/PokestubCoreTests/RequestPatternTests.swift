@@ -250,4 +250,14 @@ struct RequestPatternTests {
         let request = Fixtures.request(url)
         #expect(pattern.matches(request) == pattern.evaluate(request).isMatch)
     }
+
+    @Test("a url or urlPath written as an absolute URL is compared literally, as by WireMock: it matches no path")
+    func absoluteURLIsLiteral() throws {
+        #expect(try !matches(#"{"url": "http://localhost:8080/my/path"}"#, "/my/path"))
+        #expect(try !matches(#"{"urlPath": "http://localhost:8080/my/path"}"#, "/my/path"))
+        #expect(try !matches(#"{"url": "http://localhost:8080/my/path"}"#, "http://localhost:8080/my/path"))
+        #expect(try matches(#"{"url": "/my/path"}"#, "/my/path"))
+        let stub = try Fixtures.stub(#"{"request": {"url": "http://localhost:8080/my/path"}}"#)
+        #expect(StubIndex([stub]).match(Fixtures.request("/my/path")) == nil)
+    }
 }

@@ -152,11 +152,11 @@ struct StubLoaderTests {
                   "request": {"urlPath": "/a/"},
                   "response": {
                     "status": 200,
-                    "transformers": ["response-template"]
+                    "delayDistribution": {"type": "uniform", "lower": 1, "upper": 5}
                   }
                 }
                 """#))
-        #expect(problem.message.contains("response.transformers"))
+        #expect(problem.message.contains("response.delayDistribution"))
         #expect(problem.line == 5)
     }
 

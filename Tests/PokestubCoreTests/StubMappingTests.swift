@@ -170,4 +170,11 @@ struct StubMappingTests {
         #expect(try RequestPattern(json: pattern.json) == pattern)
         #expect(try Fixtures.pattern(#"{"method": "ANY"}"#).json == .object(["method": .string("ANY")]))
     }
+
+    @Test("statusMessage is refused with the reason, not ignored: the reason phrase cannot be changed")
+    func statusMessageRefused() {
+        let error = responseError(#"{"status": 200, "statusMessage": "Everything is fine"}"#)
+        #expect(error?.field == "response.statusMessage")
+        #expect(error?.message.contains("standard reason phrase") == true)
+    }
 }

@@ -23,7 +23,8 @@ final class LiveServer: Sendable {
     ///   - threads: Server threads.
     ///   - adminAccess: The admin token and the configured host.
     init(
-        stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil, adminAccess: AdminAccess = AdminAccess()
+        stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil, adminAccess: AdminAccess = AdminAccess(),
+        globalResponseTemplating: Bool = false
     ) throws {
         self.stubRoot = stubRoot
         var configuration = Configuration()
@@ -31,6 +32,7 @@ final class LiveServer: Sendable {
         configuration.stubs = stubRoot ?? ""
         configuration.journalMaxEntries = journalCapacity
         configuration.rewriteUpstreamLinks = false
+        configuration.globalResponseTemplating = globalResponseTemplating
         server = try PokestubDaemon(
             configuration: configuration, stubFolder: stubRoot == nil ? .none : .configured, threads: threads,
             adminAccess: adminAccess)
@@ -41,13 +43,15 @@ final class LiveServer: Sendable {
     /// Runs `body` with a started server and always stops it.
     static func with<T>(
         stubRoot: String? = nil, journalCapacity: Int = 10_000, threads: Int? = nil,
-        adminAccess: AdminAccess = AdminAccess(), _ body: (LiveServer) async throws -> T
+        adminAccess: AdminAccess = AdminAccess(), globalResponseTemplating: Bool = false,
+        _ body: (LiveServer) async throws -> T
     ) async throws -> T {
         // Loading stubs takes a while in a debug build; it runs on a thread of its own so the few threads that
         // run test tasks stay free for the tests running beside this one.
         let live = try await onOwnThread {
             try LiveServer(
-                stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads, adminAccess: adminAccess)
+                stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads, adminAccess: adminAccess,
+                globalResponseTemplating: globalResponseTemplating)
         }
         let result: T
         do {

@@ -66,7 +66,7 @@ extension AdminAPI {
         do {
             stub = try StubMapping(
                 json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot),
-                text: body)
+                text: body, globalResponseTemplating: store.globalResponseTemplating)
         } catch {
             throw .badRequest("Invalid stub mapping", error.description)
         }

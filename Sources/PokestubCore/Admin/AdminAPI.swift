@@ -161,7 +161,8 @@ public struct AdminAPI: Sendable {
     static func parse(_ body: Data, what: String) throws(AdminError) -> JSONValue {
         guard !body.isEmpty else { throw .badRequest("Missing body", "expected a JSON \(what)") }
         do {
-            return try JSONValue.parse(body)
+            // WireMock's admin API reads JSON with comments allowed, as its mapping files.
+            return try JSONValue.parse(JSONComments.blankedOut(body) ?? body)
         } catch {
             let position = error.line.map { " at line \($0)" + (error.column.map { ", column \($0)" } ?? "") } ?? ""
             throw .badRequest("Invalid JSON", "\(error.message)\(position)")

@@ -30,6 +30,17 @@ public struct JSONPath: Sendable, Hashable {
         steps = try parser.parse()
     }
 
+    /// Whether the expression selects at most one value: no wildcard, `..` or filter (Jayway JsonPath's
+    /// "definite path", whose result is the value itself rather than a list).
+    public var isDefinite: Bool {
+        steps.allSatisfy { step in
+            switch step {
+            case .member, .index: true
+            default: false
+            }
+        }
+    }
+
     /// Every value the expression selects in `document` (empty when nothing matches).
     ///
     /// An evaluation visits at most ``visitBudget`` values; once they are spent, the steps left select

@@ -75,7 +75,8 @@ public final class StubEngine: HTTPHandler {
             store: store, info: info, upstream: upstream, client: upstreamClient, options: recording,
             rewriter: linkRewriter, logger: logger)
         sessions = SessionRegistry(
-            limits: sessionLimits, info: info, bodyFilesRoot: store.root, journalBodyBudget: bodyBudget)
+            limits: sessionLimits, info: info, bodyFilesRoot: store.root, journalBodyBudget: bodyBudget,
+            globalResponseTemplating: store.globalResponseTemplating)
         admin = AdminAPI(store: store, journal: journal, info: info, recordings: recordings, sessions: sessions)
     }
 
@@ -126,9 +127,12 @@ public final class StubEngine: HTTPHandler {
             return .response(response)
         }
         if let match = found {
-            var response =
-                linkRewriter?.rewrite(match.response, to: scope.linkBase, recordedFrom: match.recordedUpstream)
-                ?? match.response
+            var response = match.response
+            if let template = match.template {
+                response = template.render(response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL)
+            }
+            response =
+                linkRewriter?.rewrite(response, to: scope.linkBase, recordedFrom: match.recordedUpstream) ?? response
             if request.method == "HEAD" { response = response.answeringHead() }
             if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
             scope.journal.recordAnswer(

@@ -40,14 +40,14 @@ public final class Session: Sendable {
 
     init(
         name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?,
-        journalBodyBudget: JournalBodyBudget? = nil, now: Date
+        journalBodyBudget: JournalBodyBudget? = nil, globalResponseTemplating: Bool = false, now: Date
     ) {
         id = Session.randomID()
         secret = Session.randomID() + Session.randomID()
         self.name = name
         createdAt = now
         self.idleTimeoutSeconds = idleTimeoutSeconds
-        store = StubStore(root: nil)
+        store = StubStore(root: nil, globalResponseTemplating: globalResponseTemplating)
         journal = RequestJournal(
             capacity: limits.journalCapacity, maxBodyBytes: limits.journalMaxBodyBytes,
             maxResponseBodyBytes: limits.journalMaxBodyBytes, sharedBudget: journalBodyBudget)

@@ -17,15 +17,20 @@ public final class SessionRegistry: Sendable {
     ///   - info: The daemon's facts (base URL).
     ///   - bodyFilesRoot: The stub root whose `__files/` sessions' stubs may name in `bodyFileName`.
     ///   - journalBodyBudget: The request-body budget the sessions' journals share with the daemon's.
+    ///   - globalResponseTemplating: Whether sessions' stubs are response templates without the transformer.
     public init(
         limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String? = nil,
-        journalBodyBudget: JournalBodyBudget? = nil
+        journalBodyBudget: JournalBodyBudget? = nil, globalResponseTemplating: Bool = false
     ) {
         self.limits = limits
         self.info = info
         self.bodyFilesRoot = bodyFilesRoot
         self.journalBodyBudget = journalBodyBudget
+        self.globalResponseTemplating = globalResponseTemplating
     }
+
+    /// Whether sessions' stubs are response templates without the `response-template` transformer.
+    let globalResponseTemplating: Bool
 
     /// Why a session could not be made.
     public enum CreationError: Error, Sendable, Equatable {
@@ -51,7 +56,7 @@ public final class SessionRegistry: Sendable {
             guard sessions.count < limits.maxSessions else { throw .tooManySessions(limit: limits.maxSessions) }
             let session = Session(
                 name: name, idleTimeoutSeconds: idle, limits: limits, info: info, bodyFilesRoot: bodyFilesRoot,
-                journalBodyBudget: journalBodyBudget, now: now)
+                journalBodyBudget: journalBodyBudget, globalResponseTemplating: globalResponseTemplating, now: now)
             sessions[session.id] = session
             return session
         }

@@ -18,6 +18,8 @@ public final class StubIndex: Sendable {
     private let responses: [HTTPResponse]
     /// Each stub's body file, added to its response at serve time.
     private let bodyFiles: [BodyFile?]
+    /// Each stub's response template, rendered per request by the engine (`nil` for most stubs).
+    private let templates: [ResponseTemplate?]
     private let references: [ServeEvent.StubReference]
     private let scenarioRules: [ScenarioRule?]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
@@ -44,6 +46,8 @@ public final class StubIndex: Sendable {
         /// The upstream the stub was recorded from (``StubMapping/recordedUpstream``), whose links the
         /// response gets pointed at the serving daemon.
         public var recordedUpstream: String?
+        /// The stub's response template: the caller renders ``response`` with it for the request.
+        public var template: ResponseTemplate?
     }
 
     /// Builds the index.
@@ -57,7 +61,9 @@ public final class StubIndex: Sendable {
             if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
             return response
         }
-        bodyFiles = stubs.map(\.response.bodyFile)
+        templates = stubs.map(\.response.template)
+        // A template that names the body file reads it itself, per request.
+        bodyFiles = stubs.map { $0.response.template?.rendersBodyFile == true ? nil : $0.response.bodyFile }
         references = stubs.map { ServeEvent.StubReference(id: $0.id, name: $0.name) }
         scenarioRules = stubs.map(\.scenario)
         let order = stubs.indices.sorted { lhs, rhs in
@@ -150,7 +156,7 @@ public final class StubIndex: Sendable {
             let response = bodyFiles[$0]?.response(with: responses[$0]) ?? responses[$0]
             return Match(
                 stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0],
-                recordedUpstream: stubs[$0].recordedUpstream)
+                recordedUpstream: stubs[$0].recordedUpstream, template: templates[$0])
         }
     }
 

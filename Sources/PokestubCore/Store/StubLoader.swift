@@ -19,11 +19,14 @@ public struct StubLoader: Sendable {
     public let root: String
     /// Whether body files are read at load rather than at first use.
     public let preloadBodyFiles: Bool
+    /// Whether every stub's response is a template (`globalResponseTemplating`).
+    public let globalResponseTemplating: Bool
 
     /// Creates a loader for a stub root.
-    public init(root: String, preloadBodyFiles: Bool = false) {
+    public init(root: String, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false) {
         self.root = root
         self.preloadBodyFiles = preloadBodyFiles
+        self.globalResponseTemplating = globalResponseTemplating
     }
 
     /// What a load found.
@@ -56,6 +59,7 @@ public struct StubLoader: Sendable {
         let outcomes = Locked([Swift.Result<[StubMapping], StubLoadProblem>?](repeating: nil, count: files.count))
         let root = root
         let mappingsPath = mappingsURL.path
+        let templating = globalResponseTemplating
         DispatchQueue.concurrentPerform(iterations: files.count) { position in
             let relative = files[position]
             let displayPath = (root as NSString).appendingPathComponent("mappings/\(relative)")
@@ -63,7 +67,8 @@ public struct StubLoader: Sendable {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: mappingsPath + "/" + relative))
                 outcome = StubLoader.parse(
-                    data, source: "mappings/\(relative)", displayPath: displayPath, bodyFiles: bodyFiles)
+                    data, source: "mappings/\(relative)", displayPath: displayPath, bodyFiles: bodyFiles,
+                    globalResponseTemplating: templating)
             } catch {
                 outcome = .failure(StubLoadProblem(path: displayPath, line: nil, message: "cannot read: \(error)"))
             }
@@ -97,8 +102,11 @@ public struct StubLoader: Sendable {
     ///   - source: The path relative to the stub root, from which ids of mappings without one derive.
     ///   - displayPath: The path problems name.
     static func parse(
-        _ data: Data, source: String, displayPath: String, bodyFiles: BodyFileStore
+        _ data: Data, source: String, displayPath: String, bodyFiles: BodyFileStore,
+        globalResponseTemplating: Bool = false
     ) -> Swift.Result<[StubMapping], StubLoadProblem> {
+        // Comments become spaces, so lines stay put and the admin API's view of the file parses too.
+        let data = JSONComments.blankedOut(data) ?? data
         let json: JSONValue
         do {
             json = try JSONValue.parse(data)
@@ -125,7 +133,8 @@ public struct StubLoader: Sendable {
                     try StubMapping(
                         json: item, defaultID: StubMapping.derivedID(from: idSource), source: .file(source),
                         bodyFiles: bodyFiles,
-                        definitionSource: StubDefinitionSource(data: data, item: isList ? position : nil)))
+                        definitionSource: StubDefinitionSource(data: data, item: isList ? position : nil),
+                        globalResponseTemplating: globalResponseTemplating))
             } catch {
                 // The line where the faulty field is written, found along its key path (a name such as
                 // "status" may appear earlier in the file, in another mapping or as a value).

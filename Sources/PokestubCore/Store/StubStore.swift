@@ -45,9 +45,12 @@ public final class StubStore: Sendable {
     /// - Parameters:
     ///   - root: The stub root, or `nil` for runtime stubs only.
     ///   - preloadBodyFiles: Read every body file at load instead of at first use (see ``StubLoader``).
-    public init(root: String?, preloadBodyFiles: Bool = false) {
+    ///   - globalResponseTemplating: Every stub's response is a template, from files and the admin API alike
+    ///     (`globalResponseTemplating`, WireMock's `--global-response-templating`).
+    public init(root: String?, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false) {
         self.root = root
         self.preloadBodyFiles = preloadBodyFiles
+        self.globalResponseTemplating = globalResponseTemplating
         state = Locked(State())
     }
 
@@ -69,6 +72,8 @@ public final class StubStore: Sendable {
 
     /// Whether body files are read at load rather than at first use.
     public let preloadBodyFiles: Bool
+    /// Whether every stub's response is a template.
+    public let globalResponseTemplating: Bool
 
     /// The current set of stubs.
     public var index: StubIndex {
@@ -91,7 +96,9 @@ public final class StubStore: Sendable {
             state.withLock { $0.lastReload = report }
             return report
         }
-        let result = StubLoader(root: root, preloadBodyFiles: preloadBodyFiles).load()
+        let result = StubLoader(
+            root: root, preloadBodyFiles: preloadBodyFiles, globalResponseTemplating: globalResponseTemplating
+        ).load()
         let report = ReloadReport(
             at: Date(), succeeded: result.problems.isEmpty, stubCount: result.problems.isEmpty ? result.stubs.count : 0,
             problems: result.problems)

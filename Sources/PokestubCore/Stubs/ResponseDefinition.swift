@@ -20,11 +20,18 @@ public struct ResponseDefinition: Sendable {
     public var delayMilliseconds: Int
     /// A deliberate failure instead of a response.
     public var fault: HTTPResponse.Fault?
+    /// What is rendered per request, when templating is on for this stub and something holds a template
+    /// (see ``ResponseTemplate``); `nil` for a stub served as written.
+    public var template: ResponseTemplate?
 
     /// The fields a response definition may have.
     public static let fieldNames = [
         "status", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
+        "transformers", "transformerParameters",
     ]
+
+    /// The one transformer pokestub has: WireMock's response templating.
+    public static let responseTemplateTransformer = "response-template"
 
     /// Creates a definition.
     public init(
@@ -71,13 +78,37 @@ extension ResponseDefinition {
     /// - Parameters:
     ///   - json: The `response` object.
     ///   - bodyFiles: Where `bodyFileName` is looked up.
+    ///   - globalTemplating: Whether every stub's response is a template (`globalResponseTemplating`, WireMock's
+    ///     `--global-response-templating`); otherwise only one with `"transformers": ["response-template"]`.
     ///   - jsonBodyText: The `jsonBody` value as written in the source text, when known: served compacted
     ///     (``JSONText/compacted(_:)``), so key order, number spelling and string escapes stay as written;
     ///   without it the parsed value is serialised (keys sorted).
-    /// - Throws: ``StubDefinitionError`` naming the field.
-    init(json: JSONValue, bodyFiles: BodyFileStore, jsonBodyText: Data? = nil) throws(StubDefinitionError) {
+    /// - Throws: ``StubDefinitionError`` naming the field; a template that does not parse names its line and
+    ///   mustache.
+    init(
+        json: JSONValue, bodyFiles: BodyFileStore, globalTemplating: Bool = false, jsonBodyText: Data? = nil
+    ) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "response")
         self.init()
+        var templating = globalTemplating
+        if let transformers = object.take("transformers") {
+            guard case .array(let names) = transformers, names.allSatisfy({ $0.stringValue != nil }) else {
+                throw StubDefinitionError("must be an array of transformer names", keyPath: ["transformers"])
+            }
+            for name in names.compactMap(\.stringValue) {
+                guard name == ResponseDefinition.responseTemplateTransformer else {
+                    throw StubDefinitionError(
+                        "unsupported transformer \(name.debugDescription) (supported: response-template)",
+                        keyPath: ["transformers"])
+                }
+                templating = true
+            }
+        }
+        let parameters = object.take("transformerParameters")
+        if let parameters, parameters.objectValue == nil {
+            throw StubDefinitionError("must be a JSON object", keyPath: ["transformerParameters"])
+        }
+        var headerTemplates: [(name: String, value: Template)] = []
         if let status = try object.int("status") {
             guard (100...599).contains(status) else {
                 throw StubDefinitionError("must be between 100 and 599, not \(status)", keyPath: ["status"])
@@ -112,6 +143,10 @@ extension ResponseDefinition {
                     }
                     headBytes += name.utf8.count + item.utf8.count + 4
                     self.headers.add(name: name, value: item)
+                    if templating {
+                        headerTemplates.append(
+                            (name, try ResponseDefinition.template(item, keyPath: ["headers", name])))
+                    }
                 }
             }
             guard headBytes <= HTTPSyntax.maxHeaderBytes else {
@@ -126,10 +161,26 @@ extension ResponseDefinition {
                 "has \(bodyFields.joined(separator: " and ")); a response takes at most one body field",
                 keyPath: [bodyFields[1]])
         }
-        if let text = try object.string("body") {
+        var bodyTemplate: Template?
+        var fileNameTemplate: Template?
+        if let value = object.take("body") {
+            // WireMock serves a non-string body as its JSON text (`"body": true` answers `true`).
+            let text: String
+            switch value {
+            case .string(let string): text = string
+            case .object, .array:
+                throw StubDefinitionError("must be a string, not \(value.typeName)", keyPath: ["body"])
+            default: text = value.serializedString()
+            }
             body = ResponseBody(text)
+            if templating { bodyTemplate = try ResponseDefinition.template(text, keyPath: ["body"]) }
         } else if let json = object.take("jsonBody") {
-            body = ResponseBody(jsonBodyText.map(JSONText.compacted) ?? json.serialized(pretty: false))
+            let data = jsonBodyText.map(JSONText.compacted) ?? json.serialized(pretty: false)
+            body = ResponseBody(data)
+            if templating {
+                bodyTemplate = try ResponseDefinition.template(
+                    String(decoding: data, as: UTF8.self), keyPath: ["jsonBody"])
+            }
             if !headers.contains("Content-Type") {
                 headers.add(name: "Content-Type", value: "application/json")
             }
@@ -142,8 +193,14 @@ extension ResponseDefinition {
             }
             body = ResponseBody(data)
         } else if let fileName = try object.string("bodyFileName") {
-            do { bodyFile = try bodyFiles.bodyFile(named: fileName) } catch {
-                throw error.nested(under: "bodyFileName")
+            if templating {
+                fileNameTemplate = try ResponseDefinition.template(fileName, keyPath: ["bodyFileName"])
+            }
+            // A templated name is resolved per request; a literal one is checked now, as without templating.
+            if fileNameTemplate?.isLiteral ?? true {
+                do { bodyFile = try bodyFiles.bodyFile(named: fileName) } catch {
+                    throw error.nested(under: "bodyFileName")
+                }
             }
         }
         if let delay = try object.int("fixedDelayMilliseconds") {
@@ -162,6 +219,29 @@ extension ResponseDefinition {
             }
             self.fault = fault
         }
+        if object.keys.contains("statusMessage") {
+            // libmicrohttpd writes the status line itself, with the standard reason phrase for the code, and
+            // has no call to set another one; serving the stub without its message would be silently wrong.
+            throw StubDefinitionError(
+                "is not supported: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
+                    + "and cannot send another", keyPath: ["statusMessage"])
+        }
         try object.rejectUnknown(supported: ResponseDefinition.fieldNames)
+        if templating {
+            let literalHeaders = headerTemplates.allSatisfy(\.value.isLiteral)
+            let body = bodyTemplate.flatMap { $0.isLiteral ? nil : $0 }
+            if body != nil || !literalHeaders || fileNameTemplate != nil {
+                template = ResponseTemplate(
+                    body: body, headers: literalHeaders ? nil : headerTemplates, bodyFileName: fileNameTemplate,
+                    bodyFiles: bodyFiles, parameters: parameters)
+            }
+        }
+    }
+
+    /// Parses a template, or throws a stub error at `keyPath` naming the template line and the mustache.
+    private static func template(_ text: String, keyPath: [String]) throws(StubDefinitionError) -> Template {
+        do { return try Template(text) } catch {
+            throw StubDefinitionError("response template: \(error.description)", keyPath: keyPath)
+        }
     }
 }

@@ -65,7 +65,7 @@ public struct StubMapping: Sendable {
     /// The fields a stub mapping may have.
     public static let fieldNames = [
         "id", "uuid", "name", "priority", "request", "response", "metadata", "persistent", "scenarioName",
-        "requiredScenarioState", "newScenarioState",
+        "requiredScenarioState", "newScenarioState", "insertionIndex", "postServeActions",
     ]
 }
 
@@ -81,10 +81,12 @@ extension StubMapping {
     ///     serialised. A `jsonBody` is served as these bytes write it (compacted).
     ///   - text: The bytes `json` was parsed from when they are not `definitionSource` (a mapping the admin
     ///     API received), for the `jsonBody` as written.
+    ///   - globalResponseTemplating: Whether the response is a template even without the
+    ///     `response-template` transformer (WireMock's `--global-response-templating`).
     /// - Throws: ``StubDefinitionError`` naming the field that is wrong or not supported.
     public init(
         json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore,
-        definitionSource: StubDefinitionSource? = nil, text: Data? = nil
+        definitionSource: StubDefinitionSource? = nil, text: Data? = nil, globalResponseTemplating: Bool = false
     ) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a stub mapping")
         var id = defaultID
@@ -114,6 +116,25 @@ extension StubMapping {
                 keyPath: [requiredState != nil ? "requiredScenarioState" : "newScenarioState"])
         }
         _ = try object.bool("persistent")
+        // Bookkeeping WireMock writes into saved mappings: its own insertion counter (the load order decides
+        // here, as it does for WireMock reading files) and an empty list of post-serve actions. Actions
+        // themselves (webhooks) would change behaviour, so they are refused.
+        if let index = object.take("insertionIndex"), index.intValue == nil {
+            throw StubDefinitionError("must be a whole number, not \(index.typeName)", keyPath: ["insertionIndex"])
+        }
+        if let actions = object.take("postServeActions") {
+            let isEmpty =
+                switch actions {
+                case .array(let items): items.isEmpty
+                case .object(let members): members.isEmpty
+                default: false
+                }
+            guard isEmpty else {
+                throw StubDefinitionError(
+                    "post-serve actions (webhooks) are not supported; only an empty list is accepted",
+                    keyPath: ["postServeActions"])
+            }
+        }
         guard let requestJSON = object.take("request") else {
             throw StubDefinitionError("is missing", keyPath: ["request"])
         }
@@ -131,7 +152,9 @@ extension StubMapping {
             }
         }
         do {
-            response = try ResponseDefinition(json: responseJSON, bodyFiles: bodyFiles, jsonBodyText: jsonBodyText)
+            response = try ResponseDefinition(
+                json: responseJSON, bodyFiles: bodyFiles, globalTemplating: globalResponseTemplating,
+                jsonBodyText: jsonBodyText)
         } catch { throw error.nested(under: "response") }
         try object.rejectUnknown(supported: StubMapping.fieldNames)
         self.source = source

@@ -37,8 +37,13 @@ public enum URLPattern: Sendable, Hashable {
     }
 
     /// A stub URL in its RFC 3986 §6.2.2 normal form, path and query, as requests are compared.
+    ///
+    /// A value that does not start with `/` (an absolute URL such as `http://localhost:8080/my/path`) is
+    /// kept as written: WireMock compares `url` and `urlPath` literally with the request's path, so such a
+    /// stub matches no request, and must not match `/my/path`.
     private static func normalize(_ value: String) -> String {
-        HTTPRequest(method: "GET", rawURL: value).normalizedURL
+        guard value.hasPrefix("/") else { return value }
+        return HTTPRequest(method: "GET", rawURL: value).normalizedURL
     }
 
     /// The JSON field name and value.

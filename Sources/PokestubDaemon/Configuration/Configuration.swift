@@ -46,6 +46,9 @@ public struct Configuration: Sendable, Equatable {
     /// Whether `__files/` bodies are read at load, so a stub keeps its body when the file is deleted later,
     /// rather than at first use (the default, as in WireMock: memory holds only the bodies clients ask for).
     public var preloadBodyFiles = false
+    /// Whether every stub's response is a WireMock response template, not only those with
+    /// `"transformers": ["response-template"]` (WireMock's `--global-response-templating`).
+    public var globalResponseTemplating = false
     /// The bearer token admin requests must carry (`Authorization: Bearer …`), or `nil`.
     public var adminToken: String?
     /// Whether the admin API may be served off loopback without a token (loudly warned about).

@@ -39,6 +39,10 @@ extension ConfigurationKey {
         .boolean(
             "preloadBodyFiles", \.preloadBodyFiles, note: "`__files/` bodies are read at first use",
             "read __files/ bodies at load, not at first use, so a deleted body file keeps serving"),
+        .boolean(
+            "globalResponseTemplating", \.globalResponseTemplating, isSwitch: true,
+            note: "only stubs with `\"transformers\": [\"response-template\"]`",
+            "render every stub's response as a WireMock response template (Handlebars)"),
         adminToken,
         .boolean(
             "adminAllowUnauthenticated", \.adminAllowUnauthenticated, isSwitch: true,

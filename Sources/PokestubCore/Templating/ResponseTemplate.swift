@@ -1,0 +1,104 @@
+import Foundation
+import PokestubLocking
+
+/// The templated parts of a stub's response: what WireMock's `response-template` transformer renders per
+/// request (the body, `jsonBody`'s text, header values, `bodyFileName` and the body file's content).
+///
+/// Built when the stub loads, only for a stub with templating on (`"transformers": ["response-template"]`, or
+/// `globalResponseTemplating`) that has something to render; every template is parsed then. A body file's
+/// content is parsed the first time it is served and kept with the stub set, like the file's bytes; a file
+/// without any mustache is served as its bytes, without a copy.
+public final class ResponseTemplate: Sendable {
+    /// The body template (`body`, or `jsonBody` written out as text, as WireMock templates it), when it holds
+    /// a mustache.
+    let body: Template?
+    /// Every header field, templated or not, in the stub's order, when any value holds a mustache.
+    let headers: [(name: String, value: Template)]?
+    /// The body file's name: a template, or a literal name.
+    let bodyFileName: Template?
+    /// Where body files are looked up.
+    let bodyFiles: BodyFileStore
+    /// The stub's `transformerParameters`, visible as `parameters.NAME`.
+    let parameters: JSONValue?
+    private let fileTemplates = Locked<[String: Template]>([:])
+
+    init(
+        body: Template?, headers: [(name: String, value: Template)]?, bodyFileName: Template?,
+        bodyFiles: BodyFileStore, parameters: JSONValue?
+    ) {
+        self.body = body
+        self.headers = headers
+        self.bodyFileName = bodyFileName
+        self.bodyFiles = bodyFiles
+        self.parameters = parameters
+    }
+
+    /// Whether this template supplies the body file (the stub's own ``BodyFile`` is then not read).
+    var rendersBodyFile: Bool { bodyFileName != nil }
+
+    /// `response` rendered for `request`: templated header values and body put in, or a 500 naming what
+    /// failed (`{"status": 500, "error": "response template failed", "message": "…"}`).
+    ///
+    /// - Parameters:
+    ///   - response: The stub's prepared response (with `Matched-Stub-Id`), without a body file's bytes.
+    ///   - request: The request being answered.
+    ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
+    public func render(_ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String) -> HTTPResponse {
+        let model = TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: parameters)
+        do {
+            return try render(response, model: model)
+        } catch {
+            return .json(
+                .object([
+                    "status": .integer(500), "error": .string("response template failed"),
+                    "message": .string(error.message),
+                ]), status: 500)
+        }
+    }
+
+    private func render(_ response: HTTPResponse, model: TemplateValue) throws(TemplateRenderError) -> HTTPResponse {
+        var result = response
+        if let headers {
+            for name in Set(headers.map { $0.name.lowercased() }) { result.headers.remove(name: name) }
+            var added = HTTPHeaders()
+            for (name, template) in headers {
+                let value = try template.render(model)
+                guard HTTPSyntax.isFieldValue(value) else {
+                    throw TemplateRenderError("header \(name) rendered to a value with a control character")
+                }
+                added.add(name: name, value: value)
+            }
+            // The stub's own fields first, then the ones pokestub adds (Matched-Stub-Id).
+            for field in result.headers { added.add(name: field.name, value: field.value) }
+            result.headers = added
+        }
+        if let body { result.body = ResponseBody(try body.render(model)) }
+        if let bodyFileName {
+            let name = try bodyFileName.render(model)
+            let content: ResponseBody
+            do { content = try bodyFiles.bodyFile(named: name).load() } catch {
+                throw TemplateRenderError("bodyFileName \(name.debugDescription): \(error.message)")
+            }
+            let template = try fileTemplate(named: name, content: content)
+            if let template {
+                result.body = ResponseBody(try template.render(model))
+            } else {
+                result.body = content
+            }
+        }
+        return result
+    }
+
+    /// The body file's content as a template, parsed at first use; `nil` when it has no mustache or is not
+    /// UTF-8 text (served as its bytes then).
+    private func fileTemplate(named name: String, content: ResponseBody) throws(TemplateRenderError) -> Template? {
+        if let known = fileTemplates.withLock({ $0[name] }) { return known.isLiteral ? nil : known }
+        guard let text = String(data: content.data, encoding: .utf8) else { return nil }
+        let template: Template
+        do { template = try Template(text) } catch {
+            throw TemplateRenderError("__files/\(name): \(error.description)")
+        }
+        fileTemplates.withLock { $0[name] = template }
+        return template.isLiteral ? nil : template
+    }
+}

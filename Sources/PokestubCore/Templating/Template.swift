@@ -1,0 +1,54 @@
+/// A response template, parsed once (Handlebars syntax as WireMock 2.35 reads it; see ``TemplateParser``).
+public struct Template: Sendable {
+    /// The template text as written.
+    public let source: String
+    let nodes: [TemplateNode]
+
+    /// Parses a template.
+    ///
+    /// - Throws: ``TemplateSyntaxError`` naming the bad mustache and its line.
+    public init(_ source: String) throws(TemplateSyntaxError) {
+        self.source = source
+        guard source.utf8.contains(UInt8(ascii: "{")) || source.utf8.contains(UInt8(ascii: "\\")) else {
+            nodes = [.text(source)]
+            return
+        }
+        var parser = TemplateParser(source)
+        nodes = try parser.parse()
+    }
+
+    /// Whether the template is plain text (no mustache): rendering it gives ``source`` back.
+    public var isLiteral: Bool {
+        nodes.allSatisfy {
+            if case .text = $0 { return true }
+            return false
+        }
+    }
+
+    /// Renders the template over a model.
+    func render(_ model: TemplateValue) throws(TemplateRenderError) -> String {
+        var renderer = TemplateRenderer(model: model)
+        return try renderer.render(nodes)
+    }
+
+    /// Renders the template for a request (its `request` model, as WireMock builds it).
+    ///
+    /// - Parameters:
+    ///   - request: The request being answered.
+    ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
+    /// - Throws: ``TemplateRenderError``'s message as a `String` error when a helper fails.
+    public func render(for request: HTTPRequest, serverBaseURL: String = "http://127.0.0.1") throws -> String {
+        do {
+            return try render(TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: nil))
+        } catch {
+            throw TemplateFailure(message: error.message)
+        }
+    }
+}
+
+/// A template that failed while rendering, with what went wrong.
+public struct TemplateFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the mustache.
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// A value a template looks up, passes to a helper or prints.
+///
+/// The cases follow the Java objects WireMock 2.35 puts in its template model, because how they print and
+/// whether they count as true is what trees depend on: a query parameter or header is a "list or single"
+/// (prints its first value; `.[n]` picks one), `request.pathSegments` prints as the path, a map prints as
+/// `{a=1, b=2}`, and a JSON object from `jsonPath` prints as Jackson's pretty JSON.
+indirect enum TemplateValue: Sendable {
+    case null
+    case bool(Bool)
+    case number(TemplateNumber)
+    case string(String)
+    case list([TemplateValue])
+    /// A query parameter's or header's values (WireMock's `ListOrSingle`: prints its first value).
+    case multi([String])
+    /// `request.pathSegments`: prints as the path, indexes as the segments.
+    case pathSegments(path: String, segments: [String])
+    case map(TemplateMap)
+    /// A value read from a JSON document (`jsonPath`, `parseJson`).
+    case json(JSONValue)
+    /// A date, printed with its format and time zone (WireMock's `RenderableDate`).
+    case date(TemplateDate)
+
+    /// The text `{{value}}` prints before HTML escaping (Java's `toString` of the model object).
+    var text: String {
+        switch self {
+        case .null: ""
+        case .bool(let flag): flag ? "true" : "false"
+        case .number(let number): number.text
+        case .string(let text): text
+        case .list(let items): "[" + items.map(\.text).joined(separator: ", ") + "]"
+        case .multi(let values): values.first ?? ""
+        case .pathSegments(let path, _): path
+        case .map(let map):
+            "{" + map.keys.map { "\($0)=\(map.value(for: $0)?.text ?? "")" }.joined(separator: ", ") + "}"
+        case .json(let json): JacksonText.text(of: json)
+        case .date(let date): date.text
+        }
+    }
+
+    /// Handlebars.java's truth: `null`, `false`, `""`, `0` and empty lists and maps are false.
+    var isTruthy: Bool {
+        switch self {
+        case .null: false
+        case .bool(let flag): flag
+        case .number(let number): number.value != 0
+        case .string(let text): !text.isEmpty
+        case .list(let items): !items.isEmpty
+        case .multi(let values): !values.isEmpty
+        case .pathSegments(_, let segments): !segments.isEmpty
+        case .map(let map): !map.keys.isEmpty
+        case .json(let json):
+            switch json {
+            case .null: false
+            case .bool(let flag): flag
+            case .string(let text): !text.isEmpty
+            case .array(let items): !items.isEmpty
+            case .integer(let value): value != 0
+            case .double(let value): value != 0
+            case .object: true
+            }
+        case .date: true
+        }
+    }
+
+    /// The member `name` (a key, or an index for lists), or `nil`.
+    func member(_ name: String) -> TemplateValue? {
+        switch self {
+        case .map(let map): return map.value(for: name)
+        case .list(let items): return Int(name).flatMap { items.indices.contains($0) ? items[$0] : nil }
+        case .multi(let values):
+            return Int(name).flatMap { values.indices.contains($0) ? .string(values[$0]) : nil }
+        case .pathSegments(_, let segments):
+            return Int(name).flatMap { segments.indices.contains($0) ? .string(segments[$0]) : nil }
+        case .json(let json):
+            switch json {
+            case .object(let members): return members[name].map(TemplateValue.init(json:))
+            case .array(let items):
+                return Int(name).flatMap { items.indices.contains($0) ? TemplateValue(json: items[$0]) : nil }
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The elements `#each` visits, with their keys (`@key`) for maps.
+    var elements: [(key: String?, value: TemplateValue)] {
+        switch self {
+        case .list(let items): return items.map { (nil, $0) }
+        case .multi(let values): return values.map { (nil, .string($0)) }
+        case .pathSegments(_, let segments): return segments.map { (nil, .string($0)) }
+        case .map(let map): return map.keys.map { ($0, map.value(for: $0) ?? .null) }
+        case .json(.array(let items)): return items.map { (nil, TemplateValue(json: $0)) }
+        case .json(.object(let members)):
+            return members.keys.sorted().map { ($0, TemplateValue(json: members[$0]!)) }
+        default: return []
+        }
+    }
+
+    /// A JSON value as a template value: scalars become plain values, containers stay JSON.
+    init(json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .integer(let value): self = .number(TemplateNumber(Double(value), scale: 0))
+        case .double(let value):
+            self = .number(TemplateNumber(literal: String(value)) ?? TemplateNumber(value, scale: 1))
+        case .string(let text): self = .string(text)
+        case .array, .object: self = .json(json)
+        }
+    }
+
+    /// The value as a number, when it is one or is text that reads as one.
+    var number: TemplateNumber? {
+        switch self {
+        case .number(let number): number
+        case .string(let text): TemplateNumber(literal: text.trimmingCharacters(in: .whitespaces))
+        case .multi(let values) where values.count == 1: TemplateNumber(literal: values[0])
+        case .json(let json): json.numberValue.map { TemplateNumber($0, scale: 0) }
+        default: nil
+        }
+    }
+}
+
+/// A map in the template model, with keys in insertion order (how WireMock's maps print and iterate).
+struct TemplateMap: Sendable {
+    var keys: [String] = []
+    var values: [String: TemplateValue] = [:]
+    /// Whether lookups ignore case (request headers, as in WireMock).
+    var caseInsensitive = false
+
+    mutating func set(_ key: String, _ value: TemplateValue) {
+        let stored = caseInsensitive ? key.lowercased() : key
+        if values[stored] == nil { keys.append(key) }
+        values[stored] = value
+    }
+
+    func value(for key: String) -> TemplateValue? {
+        values[caseInsensitive ? key.lowercased() : key]
+    }
+}
