@@ -21,16 +21,18 @@ public enum HTTPSyntax {
         text.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
     }
 
-    /// The token characters besides digits and letters (RFC 9110 §5.6.2 `tchar`).
-    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
-
+    /// Whether `byte` is a token character (RFC 9110 §5.6.2 `tchar`): a digit, a letter, or one of
+    /// ``!#$%&'*+-.^_`|~``. A switch, not a set: it runs for every byte of every field name of every request.
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
+            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default:
-            tokenSymbols.contains(byte)
+            false
         }
     }
 }
