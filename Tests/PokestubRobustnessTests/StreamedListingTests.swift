@@ -6,13 +6,6 @@ import Testing
 /// A full journal's listing is sent while it is made, so it never exists whole in memory.
 @Suite("Streamed journal listings")
 struct StreamedListingTests {
-    /// This process's peak resident set since the last reset, in bytes (Linux's /proc/self/status `VmHWM`).
-    private static func peakResidentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1_024 }
-    }
 
     /// Fetches a listing in a child process, which parses it and answers a summary as JSON, so the client's
     /// memory is not this process's.
@@ -43,7 +36,7 @@ struct StreamedListingTests {
 
     @Test(
         "GET /__admin/requests of 1,000 events (the journal's capacity here) with 32 KB bodies: the whole journal, newest first, in bounded memory",
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/clear_refs"), "needs Linux's /proc"))
+        .enabled(if: ResidentMemory.isAvailable, "needs Linux's /proc"))
     func fullJournal() async throws {
         try await HostileServer.with { server in
             let body = Data(String(repeating: "pikachu ", count: 4_096).utf8)  // 32 KB
@@ -53,11 +46,11 @@ struct StreamedListingTests {
                         receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/n/\(number)", body: body),
                         stub: nil, responseStatus: 404, durationMilliseconds: 0))
             }
-            try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-            let before = try #require(Self.peakResidentBytes())
+            try ResidentMemory.resetPeak()
+            let before = try #require(ResidentMemory.peakBytes())
             let port = server.server.port
             let summary = try await onOwnThread { try Self.summary(of: "http://127.0.0.1:\(port)/__admin/requests") }
-            let peak = try #require(Self.peakResidentBytes())
+            let peak = try #require(ResidentMemory.peakBytes())
             #expect(summary["status"] == .integer(200))
             #expect(summary["chunked"] == .bool(true))
             #expect(summary["count"] == .integer(1_000))

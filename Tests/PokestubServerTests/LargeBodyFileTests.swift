@@ -6,18 +6,6 @@ import Testing
 /// A body file of `BodyFile.streamingThreshold` bytes or more is sent from the file, not read into memory.
 @Suite("Large body files are sent from the file")
 struct LargeBodyFileTests {
-    /// This process's peak resident set since the last reset, in bytes (Linux's /proc/self/status `VmHWM`).
-    private static func peakResidentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1_024 }
-    }
-
-    /// Resets the peak to the current resident set (proc(5): writing 5 to /proc/self/clear_refs).
-    private static func resetPeak() throws {
-        try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
 
     /// Fetches `url` in a child process that counts and digests the body without keeping it, so the client's
     /// memory is not this process's.
@@ -49,7 +37,7 @@ struct LargeBodyFileTests {
 
     @Test(
         "a 64 MiB body file is served whole, byte for byte, and adds far less than its size to the peak RSS",
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/clear_refs"), "needs Linux's /proc"))
+        .enabled(if: ResidentMemory.isAvailable, "needs Linux's /proc"))
     func streamsFromTheFile() async throws {
         let size = 64 << 20
         let root = try TemporaryDirectory.stubRoot(mappings: [
@@ -69,11 +57,11 @@ struct LargeBodyFileTests {
 
         try await LiveServer.with(stubRoot: root.path) { server in
             let url = "http://127.0.0.1:\(server.server.port)/big"
-            try Self.resetPeak()
-            let before = try #require(Self.peakResidentBytes())
+            try ResidentMemory.resetPeak()
+            let before = try #require(ResidentMemory.peakBytes())
             let first = try await onOwnThread { try Self.fetch(url) }
             let second = try await onOwnThread { try Self.fetch(url) }
-            let peak = try #require(Self.peakResidentBytes())
+            let peak = try #require(ResidentMemory.peakBytes())
             for fetched in [first, second] {
                 #expect(fetched.size == size)
                 #expect(fetched.head == String(size))
