@@ -31,7 +31,9 @@ import FuzzSupport
 //   written) exactly when the method is an RFC 9110 token; the engine refuses other methods with 400.
 //
 // The response's header fields are kept to what an upstream can deliver through libcurl (token names,
-// values without control characters), so a refusal by `validate` is the recorder's fault, not the input's.
+// values without control characters) and to what the daemon can send (`HTTPSyntax.maxFieldValueBytes` a value,
+// `HTTPSyntax.maxHeaderBytes` in all): a response beyond those is refused by design (not recorded, answered
+// as received; README, "What the runs found"), so a refusal by `validate` is the recorder's fault.
 
 let options = RecordingOptions()
 let recorder = Recorder(options: options)
@@ -88,8 +90,13 @@ public func fuzzRecordingNames(_ start: UnsafePointer<UInt8>, _ count: Int) -> C
 /// The upstream's answer: status from the first line (100…599, else 200), header fields an upstream could send.
 func upstreamResponse(_ parsed: HTTPRequest) -> UpstreamResponse {
     var headers = HTTPHeaders()
+    var headBytes = 0
     for (name, value) in parsed.headers.fields
-    where HTTPSyntax.isToken(name) && !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+    where HTTPSyntax.isToken(name) && !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        && value.utf8.count <= HTTPSyntax.maxFieldValueBytes
+        && headBytes + name.utf8.count + value.utf8.count + 4 <= HTTPSyntax.maxHeaderBytes
+    {
+        headBytes += name.utf8.count + value.utf8.count + 4
         headers.add(name: name, value: value)
     }
     let status = Int(parsed.method).flatMap { (100..<600).contains($0) ? $0 : nil } ?? 200

@@ -75,9 +75,10 @@
         let relaxed = touchesAdmin(input)
         check(answer, relaxed: relaxed)
         if relaxed { resetDaemon() }
+        // The probe waits for its whole answer (or 2 s): the daemon may still be busy with the input's requests.
         let health = exchange(
             Array("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8),
-            port: port)
+            port: port, untilComplete: true)
         invariant(
             health.starts(with: Array("HTTP/1.1 200 ".utf8)),
             "health after the input answered \(String(decoding: health.prefix(120), as: UTF8.self).debugDescription)")
@@ -104,7 +105,8 @@
     /// keeps a half-closed keep-alive connection (and one with a partial request) open until its idle or
     /// header timeout, so waiting for it to close would make every input take 2 s. The connection is then
     /// reset (`SO_LINGER` 0), which frees the daemon's slot at once.
-    func exchange(_ bytes: [UInt8], port: Int) -> [UInt8] {
+    /// With `untilComplete`, reading stops only when a complete final response is in, at close or the deadline.
+    func exchange(_ bytes: [UInt8], port: Int, untilComplete: Bool = false) -> [UInt8] {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         invariant(socket >= 0, "socket: errno \(errno)")
         defer {
@@ -147,7 +149,9 @@
         var lastArrival = Date()
         while true {
             let now = Date()
-            let quiet = walk(received).complete ? 0.05 : 0.25
+            let complete = walk(received).complete
+            if untilComplete && complete { break }
+            let quiet = untilComplete ? deadlineSeconds : complete ? 0.05 : 0.25
             let wait = min(deadline.timeIntervalSince(now), quiet - now.timeIntervalSince(lastArrival))
             guard wait > 0 else { break }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
