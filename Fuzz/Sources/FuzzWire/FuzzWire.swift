@@ -31,6 +31,9 @@
     /// Seconds one exchange (and the health probe) may take.
     let deadlineSeconds = 2.0
 
+    /// The copy of the shipped stubs the daemon serves, removed when the process exits.
+    nonisolated(unsafe) var copiedStubs: String?
+
     /// The daemon every input goes to, started on first use.
     let daemon: PokestubDaemon = {
         // A copy of the shipped stubs: an input may save mappings or stop a recording, which writes files.
@@ -41,6 +44,11 @@
             try FileManager.default.copyItem(atPath: ShippedStubs.root, toPath: folder)
         } catch {
             fatalError("cannot copy the shipped stubs from \(ShippedStubs.root): \(error)")
+        }
+        copiedStubs = folder
+        // libFuzzer ends a run with exit(); fork mode starts a process per job, each with its copy.
+        atexit {
+            if let copiedStubs { try? FileManager.default.removeItem(atPath: copiedStubs) }
         }
         var configuration = Configuration()
         configuration.port = 0
