@@ -13,6 +13,9 @@ let pokestub = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 /// `PokestubCore` is not a product of the main package; `PokestubTesting` is, and brings it along.
 let core: Target.Dependency = .product(name: "PokestubTesting", package: pokestub)
 
+/// The daemon put together (libmicrohttpd, the engine, the store), for the target that talks to it over a socket.
+let daemon: Target.Dependency = .product(name: "PokestubDaemon", package: pokestub)
+
 let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
@@ -27,6 +30,12 @@ let package = Package(
         .executableTarget(name: "FuzzMatcher", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
         // The admin API over an in-memory store and journal.
         .executableTarget(name: "FuzzAdmin", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
+        // Raw bytes into a running daemon over a loopback socket (Linux only; elsewhere it checks nothing).
+        .executableTarget(
+            name: "FuzzWire", dependencies: [core, daemon, "FuzzSupport"], swiftSettings: swiftSettings),
+        // Recording file names and recorded mappings for hostile requests.
+        .executableTarget(
+            name: "FuzzRecordingNames", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,8 @@
 """Writes the fuzz targets' seed corpora (Fuzz/corpus/<target>/) from the shipped stubs and the seed lists.
 
 Sources: stubs/mappings (real PokeAPI stubs), Fuzz/seeds/patterns.jsonl (one request pattern per line, covering
-every matcher), Fuzz/seeds/requests.txt (one request per line). The output is deterministic, so running this
+every matcher), Fuzz/seeds/requests.txt (one request per line); the wire seeds (raw HTTP/1.1, the hostile
+framings of issue 18 included) and the odd recording names are written out below. The output is deterministic, so running this
 again only changes the corpus when its sources change. libFuzzer adds what it finds to a separate working
 folder (see run.sh), never to these seeds.
 """
@@ -127,6 +128,121 @@ def admin(patterns, requests):
         write("admin", f"sequence-{number:02}.txt", text)
 
 
+def shipped_paths():
+    """The urlPath (or url) of a spread of shipped stubs, for requests that match one."""
+    paths = []
+    for path in shipped_mapping_files():
+        data = json.loads(path.read_text())
+        for mapping in data.get("mappings", [data]):
+            request = mapping.get("request", {})
+            target = request.get("urlPath") or request.get("url")
+            if target and target not in paths:
+                paths.append(target)
+    return paths[:12]
+
+
+def crlf(*lines, body=b""):
+    """A raw request: the lines joined with CRLF, an empty line, then the body."""
+    head = "".join(line + "\r\n" for line in lines) + "\r\n"
+    return head.encode("utf-8") + (body if isinstance(body, bytes) else body.encode("utf-8"))
+
+
+def wire():
+    host = "Host: 127.0.0.1"
+    seeds = {}
+    for number, path in enumerate(shipped_paths()):
+        seeds[f"get-{number:02}"] = crlf(f"GET {path} HTTP/1.1", host, "Accept: application/json")
+    json_body = '{"id": 25, "name": "pikachu"}'
+    stub = '{"request": {"urlPath": "/x"}, "response": {"status": 201}}'
+    seeds.update({
+        "http10": crlf("GET /api/v2/pokemon/1/ HTTP/1.0"),
+        "head": crlf("HEAD /api/v2/pokemon/1/ HTTP/1.1", host),
+        "miss-404": crlf("GET /api/v2/pokemon/9999/ HTTP/1.1", host, "Accept: */*"),
+        "post-json": crlf("POST /favorites HTTP/1.1", host, "Content-Type: application/json",
+                          f"Content-Length: {len(json_body)}", body=json_body),
+        "put-text": crlf("PUT /api/v2/pokemon/25/ HTTP/1.1", host, "Content-Type: text/plain", "Content-Length: 5",
+                         body="hello"),
+        "chunked": crlf("POST /favorites HTTP/1.1", host, "Transfer-Encoding: chunked",
+                        body="7\r\n{\"id\": \r\n3\r\n25}\r\n0\r\n\r\n"),
+        "chunked-trailer": crlf("POST /x HTTP/1.1", host, "Transfer-Encoding: chunked", "Trailer: X-T",
+                                body="5;ext=1\r\nhello\r\n0\r\nX-T: 1\r\n\r\n"),
+        "pipelined": crlf("GET /api/v2/pokemon/1/ HTTP/1.1", host) + crlf("HEAD /api/v2/type/1/ HTTP/1.1", host)
+        + crlf("POST /favorites HTTP/1.1", host, "Content-Length: 2", body="{}")
+        + crlf("GET /__admin/health HTTP/1.1", host, "Connection: close"),
+        "expect-continue": crlf("POST /favorites HTTP/1.1", host, "Expect: 100-continue", "Content-Length: 2",
+                                body="{}"),
+        "absolute-form": crlf("GET http://127.0.0.1/api/v2/pokemon/1/?x=1 HTTP/1.1", host),
+        "asterisk": crlf("OPTIONS * HTTP/1.1", host),
+        "percent": crlf("GET /api/v2/pokemon-species/flab%C3%A9b%C3%A9/?q=%2F%00%ZZ&a+b=%20 HTTP/1.1", host),
+        "admin-mappings": crlf("GET /__admin/mappings?limit=2 HTTP/1.1", host),
+        "admin-post": crlf("POST /__admin/mappings HTTP/1.1", host, "Content-Type: application/json",
+                           f"Content-Length: {len(stub)}", body=stub),
+        "admin-requests": crlf("GET /__admin/requests?limit=5 HTTP/1.1", host),
+        # The hostile cases of issue 18.
+        "smuggle-cl-te": crlf("POST /favorites HTTP/1.1", host, "Content-Length: 4", "Transfer-Encoding: chunked",
+                              body="0\r\n\r\nGET /__admin/mappings HTTP/1.1\r\n\r\n"),
+        "smuggle-two-cl": crlf("POST /favorites HTTP/1.1", host, "Content-Length: 2", "Content-Length: 40",
+                               body="{}GET /api/v2/pokemon/1/ HTTP/1.1\r\n\r\n"),
+        "smuggle-te-space": crlf("POST /favorites HTTP/1.1", host, "Transfer-Encoding : chunked",
+                                 "Content-Length: 3", body="0\r\n\r\n"),
+        "host-space": crlf("GET /__admin/mappings HTTP/1.1", "Host : evil.example"),
+        "space-in-path": crlf("GET /sp ace HTTP/1.1", host),
+        "many-query": crlf("GET /hello?" + "&".join(["a"] * 500) + " HTTP/1.1", host),
+        "huge-header": crlf("GET /api/v2/pokemon/1/ HTTP/1.1", host, "X-Big: " + "x" * 33000),
+        "control-header": crlf("GET /api/v2/pokemon/1/ HTTP/1.1", host, "X-A: a\rb", "X-B: a\x00b", "X-C: a\nb"),
+        "method-traversal": crlf("GET/../../x /api/v2/pokemon/1/ HTTP/1.1", host),
+        "huge-expect": crlf("POST /favorites HTTP/1.1", host, "Expect: 100-continue", "Content-Length: 10000000000"),
+        "version-2": crlf("GET / HTTP/2.0", host),
+        "bare-lf": b"GET /api/v2/pokemon/1/ HTTP/1.1\nHost: 127.0.0.1\n\n",
+        "partial": b"GET /api/v2/pokemon/1/ HTTP/1.1\r\nHost: 127.0",
+        "obs-fold": crlf("GET /api/v2/pokemon/1/ HTTP/1.1", host, "X-Fold: a", " b"),
+        "te-unknown": crlf("POST /favorites HTTP/1.1", host, "Transfer-Encoding: gzip, chunked", body="0\r\n\r\n"),
+    })
+    for name, data in seeds.items():
+        write("wire", f"{name}.http", data)
+
+
+ODD_NAMES = [
+    "GET /" + "/".join(f"segment-{n}" for n in range(20)),
+    "GET /" + "a" * 300 + "/" + "%C3%A9" * 80,
+    "GET /api/v2/pokemon-species/flabébé/",
+    "GET /api/v2/%F0%9F%98%80/🙂/",
+    "GET /a%2Fb/..%2F..%2Fetc%2Fpasswd",
+    "GET /../../etc/passwd",
+    "GET /./x/./.hidden/..",
+    "GET //a///b//",
+    "GET /con/nul.txt/COM1/Aux",
+    "GET /a\\b\\..\\c",
+    "GET /x?token=secret&api_key=k&password=p&page=2",
+    "GET /x?access_token=abc#frag",
+    "GET /trailing./.leading/..dots..",
+    "GET /%00/%0A/%7F/%FF",
+    "GET/../../x /api/v2/pokemon/1/",
+    "DELETE /api/v2/items/?ids=1,2,3",
+    "get /lower/method",
+    "M\u00e9THOD /unicode/method",
+    "GET *",
+    "GET http://pokeapi.co:443/api/v2/pokemon/1/?b=2&a=1",
+]
+
+UPSTREAM_RESPONSES = [
+    "200\nContent-Type: application/json\n\n" + json.dumps({"id": 1, "name": "bulbasaur"}),
+    "404\nContent-Type: text/plain\nX-Request-Id: 1\n\nnot found",
+    "200\nContent-Type: image/png\n\n\u0089PNG\r\n\u001a\n",
+    "301\nLocation: /elsewhere\nSet-Cookie: a=1\n\n",
+    "200\nContent-Type: application/json\n\n" + json.dumps({"results": ["x" * 100] * 700}),
+]
+
+
+def recording_names(requests):
+    entries = [request_text(line, headers, body) for line, headers, body in requests]
+    entries += [name + "\n\n" for name in ODD_NAMES]
+    for number, text in enumerate(entries):
+        if number % 2 == 1:
+            text += "\n@@response@@\n" + UPSTREAM_RESPONSES[number // 2 % len(UPSTREAM_RESPONSES)]
+        write("recording-names", f"request-{number:02}.txt", text)
+
+
 def main():
     patterns = read_patterns()
     requests = read_requests()
@@ -135,6 +251,8 @@ def main():
     stub_loader(patterns)
     matcher(patterns, requests)
     admin(patterns, requests)
+    wire()
+    recording_names(requests)
     for target in sorted(CORPUS.iterdir()):
         print(f"{target.name}: {len(list(target.iterdir()))} seeds")
 

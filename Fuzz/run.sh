@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs one of them (or each in turn) for a number of minutes, then stops.
 #
-#   Fuzz/run.sh TARGET MINUTES      TARGET: stub-loader | matcher | admin | all (each in turn, MINUTES each)
+#   Fuzz/run.sh TARGET MINUTES      TARGET: stub-loader | matcher | admin | wire |
+#                                   recording-names | all (each in turn, MINUTES each)
 #   Fuzz/run.sh reproduce TARGET FILE   runs one input once (a crash artifact or a corpus file)
 #
 # Environment:
@@ -19,10 +20,10 @@ FUZZ_DIR="$(cd "$(dirname "$0")" && pwd)"
 WORK="${FUZZ_WORK:-/tmp/pokestub-fuzz}"
 SCRATCH="${FUZZ_SCRATCH:-/tmp/pokestub-fuzz-build}"
 TIMEOUT="${FUZZ_TIMEOUT:-5}"
-TARGETS=(stub-loader matcher admin)
+TARGETS=(stub-loader matcher admin wire recording-names)
 
 usage() {
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -31,13 +32,17 @@ executable() {
     stub-loader) echo FuzzStubLoader ;;
     matcher) echo FuzzMatcher ;;
     admin) echo FuzzAdmin ;;
-    *) echo "unknown target: $1 (stub-loader, matcher, admin)" >&2 && exit 2 ;;
+    wire) echo FuzzWire ;;
+    recording-names) echo FuzzRecordingNames ;;
+    *) echo "unknown target: $1 (stub-loader, matcher, admin, wire, recording-names)" >&2 && exit 2 ;;
     esac
 }
 
 max_len() {
     case "$1" in
     stub-loader) echo 16384 ;;
+    # Room for a 33,000-byte header field, a few pipelined requests and bodies past the header limit.
+    wire) echo 65536 ;;
     *) echo 8192 ;;
     esac
 }

@@ -197,8 +197,13 @@ extension RequestPattern {
         var object = try StrictObject(json, what: "request")
         self.init()
         if let method = try object.string("method") {
-            guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
-                throw StubDefinitionError("is not an HTTP method: \(method.debugDescription)", keyPath: ["method"])
+            // The engine serves exactly the RFC 9110 tokens (§9.1) and records what it serves, so the loader
+            // takes the same methods: every recording it writes loads, and no stub waits for a method no
+            // request can carry.
+            guard HTTPSyntax.isToken(method) else {
+                throw StubDefinitionError(
+                    "is not an HTTP method (an RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~): "
+                        + method.debugDescription, keyPath: ["method"])
             }
             self.method = method == "ANY" ? nil : method
         }
