@@ -18,18 +18,13 @@ enum PercentDecoding {
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%"),
-                let first = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), first != utf8.endIndex,
-                let second = utf8.index(first, offsetBy: 1, limitedBy: utf8.endIndex), second != utf8.endIndex,
-                let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
-            {
-                let decoded = high << 4 | low
+            if let (decoded, next) = escape(in: utf8, at: index) {
                 if keepingEncodedSlash && decoded == UInt8(ascii: "/") {
                     bytes.append(contentsOf: [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "F")])
                 } else {
                     bytes.append(decoded)
                 }
-                index = utf8.index(after: second)
+                index = next
             } else {
                 bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 index = utf8.index(after: index)
@@ -41,6 +36,19 @@ enum PercentDecoding {
     /// Decodes a whole string.
     static func decode(_ text: String, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
         decode(text[...], plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
+    }
+
+    /// The byte a `%XX` escape starting at `index` stands for, and the index after the escape; `nil` when no
+    /// valid escape starts there (no `%`, or not two hex digits after it).
+    static func escape(
+        in utf8: Substring.UTF8View, at index: Substring.UTF8View.Index
+    ) -> (byte: UInt8, next: Substring.UTF8View.Index)? {
+        guard utf8[index] == UInt8(ascii: "%"),
+            let first = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), first != utf8.endIndex,
+            let second = utf8.index(first, offsetBy: 1, limitedBy: utf8.endIndex), second != utf8.endIndex,
+            let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
+        else { return nil }
+        return (high << 4 | low, utf8.index(after: second))
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -25,18 +25,13 @@ enum URINormalForm {
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%"),
-                let first = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), first != utf8.endIndex,
-                let second = utf8.index(first, offsetBy: 1, limitedBy: utf8.endIndex), second != utf8.endIndex,
-                let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
-            {
-                let decoded = high << 4 | low
+            if let (decoded, next) = PercentDecoding.escape(in: utf8, at: index) {
                 if isUnreserved(decoded) {
                     bytes.append(decoded)
                 } else {
                     appendEncoded(decoded, to: &bytes)
                 }
-                index = utf8.index(after: second)
+                index = next
                 continue
             }
             if byte == UInt8(ascii: "%") || isAllowedRaw(byte) {
@@ -84,14 +79,5 @@ enum URINormalForm {
         bytes.append(UInt8(ascii: "%"))
         bytes.append(digits[Int(byte >> 4)])
         bytes.append(digits[Int(byte & 0x0F)])
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
