@@ -123,7 +123,6 @@ public final class HTTPServer: Sendable {
         }
         MHD_stop_daemon(daemon.pointer)
         core.deadlines.stop()
-        core.releaseUnfinishedContexts()
     }
 
     /// Connections closed so far because a request's head or body came too slowly
@@ -144,7 +143,6 @@ public final class HTTPServer: Sendable {
             // A socket systemd passed is quiesced, so libmicrohttpd leaves it open; it closes one it was given.
             if !listener.ownsSocket { _ = MHD_quiesce_daemon(daemon.pointer) }
             MHD_stop_daemon(daemon.pointer)
-            core.releaseUnfinishedContexts()
         }
         core.deadlines.stop()
     }

@@ -11,7 +11,21 @@ import PokestubCore
 /// Turns an ``HTTPResponse`` into a libmicrohttpd response without copying the body.
 enum ResponseWriter {
     /// Headers libmicrohttpd writes itself from the body and the connection; a stub's own would conflict.
-    private static let managedHeaders: Set<String> = ["content-length", "transfer-encoding", "connection"]
+    private static let managedHeaders: [[UInt8]] = ["content-length", "transfer-encoding", "connection"].map {
+        Array($0.utf8)
+    }
+
+    /// Whether a field name is one of ``managedHeaders``, compared ASCII case-insensitively (RFC 9110 §5.1)
+    /// on the bytes: this runs for every header field of every answer.
+    private static func isManaged(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        return managedHeaders.contains { managed in
+            managed.count == utf8.count
+                && zip(managed, utf8).allSatisfy { lower, byte in
+                    lower == ((byte >= 65 && byte <= 90) ? byte + 32 : byte)
+                }
+        }
+    }
 
     /// Queues the response on the connection, or carries out its fault.
     static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -26,9 +40,12 @@ enum ResponseWriter {
             return MHD_Result.NO
         }
         guard let mhdResponse = makeResponse(response) else { return MHD_Result.NO }
-        for field in response.headers where !managedHeaders.contains(field.name.lowercased()) {
-            // Refused values (a CR or LF inside) are dropped rather than sent broken.
-            _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+        for field in response.headers where !isManaged(field.name) {
+            // Refused values (a CR or LF inside) are dropped rather than sent broken. `withCString` lends a
+            // native string's own bytes; an implicit conversion would copy each into a new array.
+            field.name.withCString { name in
+                field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
+            }
         }
         let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)

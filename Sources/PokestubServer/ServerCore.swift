@@ -25,16 +25,6 @@ final class ServerCore: Sendable {
     private let inFlight = Locked(0)
     private let stopping = Locked(false)
     private let waiting = Locked<[ObjectIdentifier: RequestContext]>([:])
-    /// Each connection's current request context, from the URI logger until the request completes.
-    ///
-    /// libmicrohttpd calls `requestCompleted` only for requests that reached the access handler. One it
-    /// refuses while still reading the headers (a field without a colon, more query arguments than its memory
-    /// pool holds) never completes, so its context would leak (LeakSanitizer found one holding a 20 KB URL).
-    /// A connection carries one request at a time and libmicrohttpd frees a connection only once it is done
-    /// with it, so a context still registered when its connection's address comes back to the URI logger
-    /// belongs to a dead request and is released then; what is left is released when the server stops.
-    private let contexts = Locked<[UInt: Unmanaged<RequestContext>]>([:])
-
     init(
         handler: any HTTPHandler, maxBodyBytes: Int, maxHeaderBytes: Int, deadlines: ConnectionDeadlines,
         logger: Logger
@@ -59,15 +49,6 @@ final class ServerCore: Sendable {
     /// Requests that reached the access handler and have not completed.
     var requestsInFlight: Int { inFlight.withLock { $0 } }
 
-    /// Releases the contexts of requests that never completed; call after libmicrohttpd has stopped.
-    func releaseUnfinishedContexts() {
-        let leftovers = contexts.withLock { contexts in
-            defer { contexts = [:] }
-            return Array(contexts.values)
-        }
-        for context in leftovers { context.release() }
-    }
-
     /// Answers every suspended request with 503, for shutdown.
     func abandonWaitingRequests() {
         let contexts = waiting.withLock { Array($0.values) }
@@ -80,37 +61,43 @@ final class ServerCore: Sendable {
     // MARK: - Callbacks
 
     /// Called when a connection is accepted and when it is about to close (its socket still open): keeps the
-    /// connection's ``ConnectionDeadlines/Tracked`` record in its socket context.
+    /// connection's ``ConnectionRecord`` in its socket context.
     static let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
         guard let connection, let socketContext else { return }
         if event.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
-            let tracked = core.deadlines.opened(socket: pokestub_mhd_connection_fd(connection))
-            socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+            let record = ConnectionRecord(
+                deadlines: core.deadlines.opened(socket: pokestub_mhd_connection_fd(connection)),
+                clientAddress: ConnectionReader.clientAddress(of: connection))
+            socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
         } else if let pointer = socketContext.pointee {
-            let tracked = Unmanaged<ConnectionDeadlines.Tracked>.fromOpaque(pointer).takeRetainedValue()
-            core.deadlines.closed(tracked)
+            let record = Unmanaged<ConnectionRecord>.fromOpaque(pointer).takeRetainedValue()
+            core.deadlines.closed(record.deadlines)
+            record.close()
             socketContext.pointee = nil
         }
     }
 
-    /// The deadline record of a connection.
-    static func tracked(_ connection: OpaquePointer?) -> ConnectionDeadlines.Tracked? {
+    /// The record of a connection.
+    static func record(_ connection: OpaquePointer?) -> ConnectionRecord? {
         guard let connection, let pointer = pokestub_mhd_socket_context(connection) else { return nil }
-        return Unmanaged<ConnectionDeadlines.Tracked>.fromOpaque(pointer).takeUnretainedValue()
+        return Unmanaged<ConnectionRecord>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Called once per request with the raw request target, before libmicrohttpd decodes it: the per-request
-    /// context starts here so the journal can keep the URL exactly as received.
+    /// context starts here so the journal can keep the URL exactly as received. Its one reference is
+    /// libmicrohttpd's request pointer, given up in `requestCompleted`; the connection's record also notes it
+    /// (``ConnectionRecord/start(_:)``) to release it if the request never completes.
     static let uriLogger:
         @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
             UnsafeMutableRawPointer? = { cls, uri, connection in
                 let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
                 let rawURI = uri.map { String(cString: $0) } ?? "/"
                 let context = Unmanaged.passRetained(RequestContext(rawURI: rawURI))
-                let dead = core.contexts.withLock { $0.updateValue(context, forKey: UInt(bitPattern: connection)) }
-                dead?.release()
-                if let tracked = ServerCore.tracked(connection) { core.deadlines.requestLineReceived(tracked) }
+                if let record = ServerCore.record(connection) {
+                    record.start(context)
+                    core.deadlines.requestLineReceived(record.deadlines)
+                }
                 return context.toOpaque()
             }
 
@@ -118,14 +105,12 @@ final class ServerCore: Sendable {
     /// away): releases its context.
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, contextPointer, _ in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-        if let tracked = ServerCore.tracked(connection) { core.deadlines.requestDone(tracked) }
+        let record = ServerCore.record(connection)
+        if let record { core.deadlines.requestDone(record.deadlines) }
         if let pointer = contextPointer?.pointee {
-            core.contexts.withLock { contexts in
-                let key = UInt(bitPattern: connection)
-                if contexts[key]?.toOpaque() == pointer { contexts.removeValue(forKey: key) }
-            }
-            let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
-            core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+            record?.complete(pointer)
+            let request = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+            core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request)) }
             contextPointer?.pointee = nil
             core.inFlight.withLock { $0 -= 1 }
         }
@@ -141,29 +126,30 @@ final class ServerCore: Sendable {
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
         // From the first call on, libmicrohttpd owes this request a `requestCompleted`.
         let starting = context.isStarting
+        let record = ServerCore.record(connection)
         if starting {
             core.inFlight.withLock { $0 += 1 }
-            if let tracked = ServerCore.tracked(connection), tracked.isOverflow {
+            if let record, record.deadlines.isOverflow {
                 context.refuse()
-                core.deadlines.requestDone(tracked)
+                core.deadlines.requestDone(record.deadlines)
                 return ResponseWriter.queue(core.overloaded, on: connection)
             }
             let headers = ConnectionReader.headers(of: connection)
             if let refusal = RequestFraming.refusal(rawURI: context.rawURI, headers: headers, limits: core.framing) {
                 context.refuse()
-                if let tracked = ServerCore.tracked(connection) { core.deadlines.requestDone(tracked) }
+                if let record { core.deadlines.requestDone(record.deadlines) }
                 return ResponseWriter.queue(refusal, on: connection)
             }
             context.headers = headers
         }
         let pieceSize = uploadDataSize?.pointee ?? 0
         let step = context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes)
-        if let tracked = ServerCore.tracked(connection) {
+        if let record {
             if starting {
-                core.deadlines.headersReceived(tracked)
+                core.deadlines.headersReceived(record.deadlines)
             } else if case .continueReading = step {
             } else {
-                core.deadlines.requestDone(tracked)
+                core.deadlines.requestDone(record.deadlines)
             }
         }
         switch step {
@@ -182,7 +168,7 @@ final class ServerCore: Sendable {
             let request = HTTPRequest(
                 method: method.map { String(cString: $0) } ?? "GET", rawURL: context.rawURI,
                 headers: context.headers, body: body,
-                clientAddress: ConnectionReader.clientAddress(of: connection))
+                clientAddress: record?.clientAddress ?? ConnectionReader.clientAddress(of: connection))
             let reply: HTTPReply
             reply = core.handler.handle(request)
             return core.deliver(reply, context: context, connection: connection)

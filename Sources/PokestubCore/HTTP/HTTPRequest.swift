@@ -18,9 +18,10 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The raw path, still percent-encoded.
     public let rawPath: String
     /// The path in its RFC 3986 §6.2.2 normal form (``URINormalForm``): what `urlPath`, `url` and
-    /// `urlPathTemplate` compare, byte for byte. Computed on use: a path with no `%` and only characters a URI
-    /// holds raw (every shipped stub's) is its own normal form, found in one pass over its bytes.
-    public var normalizedPath: String { URINormalForm.normalize(rawPath) }
+    /// `urlPathTemplate` compare, byte for byte. Made once with the request, since matching reads it several
+    /// times: a path with no `%` and only characters a URI holds raw (every shipped stub's) is its own normal
+    /// form, found in one pass over its bytes.
+    public let normalizedPath: String
     /// The raw query string after `?`, or `nil` when the target has no `?`.
     public let rawQuery: String?
     /// Query parameters in order, names and values percent-decoded once with `+` read as a space
@@ -49,7 +50,7 @@ public struct HTTPRequest: Sendable, Hashable {
         // Searches run on UTF-8 bytes and skip Foundation: this runs for every request.
         if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<fragment] }
         var isAbsoluteForm = false
-        if !target.hasPrefix("/"), let scheme = target.range(of: "://"),
+        if target.utf8.first != UInt8(ascii: "/"), let scheme = target.range(of: "://"),
             HTTPRequest.isScheme(target[..<scheme.lowerBound])
         {
             isAbsoluteForm = true
@@ -68,6 +69,7 @@ public struct HTTPRequest: Sendable, Hashable {
             queryParameters = []
         }
         path = PercentDecoding.decode(rawPath, keepingEncodedSlash: true)
+        normalizedPath = URINormalForm.normalize(rawPath)
     }
 
     /// Every value of the query parameter `name` (names compare exactly, as WireMock does).
@@ -106,16 +108,30 @@ public struct HTTPRequest: Sendable, Hashable {
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 
+    /// Splits a query at `&` and each pair at its first `=`, decoding names and values once. Runs on the
+    /// UTF-8 bytes: `&` and `=` are ASCII, so every cut falls on a scalar boundary (this runs for every
+    /// request; splitting by `Character` would walk grapheme clusters).
     static func parseQuery(_ query: Substring) -> [(name: String, value: String)] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            if let equals = pair.firstIndex(of: "=") {
-                return (
-                    name: PercentDecoding.decode(pair[..<equals], plusAsSpace: true),
-                    value: PercentDecoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true)
-                )
+        let utf8 = query.utf8
+        var parameters: [(name: String, value: String)] = []
+        var start = utf8.startIndex
+        while start != utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if start != end {
+                let pair = query[start..<end]
+                if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                    parameters.append(
+                        (
+                            name: PercentDecoding.decode(pair[..<equals], plusAsSpace: true),
+                            value: PercentDecoding.decode(pair[pair.utf8.index(after: equals)...], plusAsSpace: true)
+                        ))
+                } else {
+                    parameters.append((name: PercentDecoding.decode(pair, plusAsSpace: true), value: ""))
+                }
             }
-            return (name: PercentDecoding.decode(pair, plusAsSpace: true), value: "")
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
         }
+        return parameters
     }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {

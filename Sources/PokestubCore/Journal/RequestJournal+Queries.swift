@@ -13,14 +13,15 @@ extension RequestJournal {
     func newestFirst(
         since: Date? = nil, unmatchedOnly: Bool = false, servedBy stubID: UUID? = nil, limit: Int? = nil
     ) -> (events: [ServeEvent], total: Int) {
-        var events = self.events
-        let total = events.count
-        if let since { events = events.filter { $0.receivedAt >= since } }
-        if unmatchedOnly { events = events.filter { !$0.wasMatched } }
-        if let stubID { events = events.filter { $0.stub?.id == stubID } }
-        var newestFirst = Array(events.reversed())
+        // Filtered on the records; only the requests listed are parsed again.
+        var records = self.records
+        let total = records.count
+        if let since { records = records.filter { $0.receivedAt >= since } }
+        if unmatchedOnly { records = records.filter { !$0.wasMatched } }
+        if let stubID { records = records.filter { $0.stub?.id == stubID } }
+        var newestFirst = Array(records.reversed())
         if let limit { newestFirst = Array(newestFirst.prefix(limit)) }
-        return (newestFirst, total)
+        return (newestFirst.map(\.event), total)
     }
 
     /// The events whose request matches `pattern`, oldest first.
@@ -40,9 +41,9 @@ extension RequestJournal {
 
     /// The most recent `limit` events no stub answered (all of them without a limit), oldest first.
     func recentUnmatched(limit: Int?) -> [ServeEvent] {
-        let events = self.events
-        guard let limit else { return events.filter { !$0.wasMatched } }
-        return Array(events.reversed().lazy.filter { !$0.wasMatched }.prefix(limit).reversed())
+        let records = self.records
+        guard let limit else { return records.filter { !$0.wasMatched }.map(\.event) }
+        return Array(records.reversed().lazy.filter { !$0.wasMatched }.prefix(limit).reversed()).map(\.event)
     }
 
     /// The `limit` events whose request comes closest to `pattern` without matching it, closest first.

@@ -27,7 +27,7 @@ public final class RequestJournal: Sendable {
     private let ids = EventIDGenerator()
 
     private struct Ring {
-        var events: [ServeEvent] = []
+        var records: [JournalRecord] = []
         /// Where the oldest event is once the ring is full.
         var head = 0
         /// The request-body bytes of the events kept.
@@ -51,15 +51,15 @@ public final class RequestJournal: Sendable {
             return (sequence, waiting)
         }
 
-        /// The events oldest first.
-        var ordered: [ServeEvent] {
-            head == 0 ? events : Array(events[head...] + events[..<head])
+        /// The records oldest first.
+        var ordered: [JournalRecord] {
+            head == 0 ? records : Array(records[head...] + records[..<head])
         }
 
-        /// Recounts the byte totals after ``events`` was rebuilt in order (``head`` 0).
+        /// Recounts the byte totals after ``records`` was rebuilt in order (``head`` 0).
         mutating func recount() {
-            bodyBytes = events.reduce(0) { $0 + $1.request.body.count }
-            responseBodyBytes = events.reduce(0) { $0 + $1.responseBodyBytes }
+            bodyBytes = records.reduce(0) { $0 + $1.requestBodyBytes }
+            responseBodyBytes = records.reduce(0) { $0 + $1.responseBodyBytes }
             strippedOldest = 0
         }
     }
@@ -97,23 +97,29 @@ public final class RequestJournal: Sendable {
     public var isEnabled: Bool { capacity > 0 }
 
     /// Adds an event, dropping the oldest when full.
+    ///
+    /// The event is kept as a ``JournalRecord`` (its request packed into one buffer, made before the lock is
+    /// taken); the record it replaces is freed after the lock is released.
     public func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
+        let record = JournalRecord(event)
         var change: (sequence: Int, waiters: [@Sendable (Int) -> Void]) = (0, [])
+        var replaced: JournalRecord?
         let satisfied: [Waiter] = ring.withLock { ring in
             change = ring.changed()
             let before = ring.bodyBytes
-            if ring.events.count < capacity {
-                ring.events.append(event)
+            if ring.records.count < capacity {
+                ring.records.append(record)
             } else {
-                ring.bodyBytes -= ring.events[ring.head].request.body.count
-                ring.responseBodyBytes -= ring.events[ring.head].responseBodyBytes
+                ring.bodyBytes -= ring.records[ring.head].requestBodyBytes
+                ring.responseBodyBytes -= ring.records[ring.head].responseBodyBytes
                 ring.strippedOldest = max(0, ring.strippedOldest - 1)
-                ring.events[ring.head] = event
+                replaced = ring.records[ring.head]
+                ring.records[ring.head] = record
                 ring.head = (ring.head + 1) % capacity
             }
-            ring.bodyBytes += event.request.body.count
-            ring.responseBodyBytes += event.responseBodyBytes
+            ring.bodyBytes += record.requestBodyBytes
+            ring.responseBodyBytes += record.responseBodyBytes
             if let sharedBudget {
                 sharedBudget.settle(holding: before) { allowed in
                     RequestJournal.trim(&ring, toBodyBytes: min(maxBodyBytes, allowed))
@@ -123,17 +129,17 @@ public final class RequestJournal: Sendable {
                 RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
             }
             // The oldest events with a response body lose it first; the newest keeps its own.
-            while ring.responseBodyBytes > maxResponseBodyBytes && ring.strippedOldest < ring.events.count - 1 {
-                let index = (ring.head + ring.strippedOldest) % ring.events.count
-                ring.responseBodyBytes -= ring.events[index].responseBodyBytes
-                ring.events[index].response?.body = nil
+            while ring.responseBodyBytes > maxResponseBodyBytes && ring.strippedOldest < ring.records.count - 1 {
+                let index = (ring.head + ring.strippedOldest) % ring.records.count
+                ring.responseBodyBytes -= ring.records[index].responseBodyBytes
+                ring.records[index].response?.body = nil
                 ring.strippedOldest += 1
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
             for (id, var waiter) in ring.waiters where waiter.pattern.matches(event.request) {
                 waiter.matched.append(event)
-                if waiter.matched.count >= waiter.count {
+                if waiter.countsEarlier && waiter.matched.count >= waiter.count {
                     ring.waiters.removeValue(forKey: id)
                     done.append(waiter)
                 } else {
@@ -142,6 +148,7 @@ public final class RequestJournal: Sendable {
             }
             return done
         }
+        withExtendedLifetime(replaced) {}
         for waiter in satisfied { waiter.complete(.satisfied(waiter.matched)) }
         for waiter in change.waiters { waiter(change.sequence) }
     }
@@ -192,10 +199,10 @@ public final class RequestJournal: Sendable {
         var dropped = 0
         var bytes = ring.bodyBytes
         while bytes > limit && dropped < ordered.count - 1 {
-            bytes -= ordered[dropped].request.body.count
+            bytes -= ordered[dropped].requestBodyBytes
             dropped += 1
         }
-        ring.events = Array(ordered[dropped...])
+        ring.records = Array(ordered[dropped...])
         ring.head = 0
         ring.recount()
     }
@@ -213,6 +220,9 @@ public final class RequestJournal: Sendable {
         var count: Int
         var matched: [ServeEvent]
         var complete: @Sendable (WaitOutcome) -> Void
+        /// Whether ``matched`` holds the matching events that were there when the wait began; until then an
+        /// append adds to it but does not end the wait.
+        var countsEarlier = false
     }
 
     /// Calls `complete` as soon as `count` requests matching `pattern` are in the journal (counting those
@@ -229,14 +239,31 @@ public final class RequestJournal: Sendable {
         complete: @escaping @Sendable (WaitOutcome) -> Void
     ) {
         let id = UUID()
-        let alreadyThere: [ServeEvent]? = ring.withLock { ring in
-            let matched = ring.ordered.filter { pattern.matches($0.request) }
-            if matched.count >= count || capacity == 0 { return matched }
-            ring.waiters[id] = Waiter(pattern: pattern, count: count, matched: matched, complete: complete)
+        // The waiter is registered first, so no append is missed, and matched against the events already there
+        // outside the lock (each request parsed again from its record), so appends are not held up meanwhile.
+        let earlier: [JournalRecord]? = ring.withLock { ring in
+            guard capacity > 0 else { return nil }
+            ring.waiters[id] = Waiter(pattern: pattern, count: count, matched: [], complete: complete)
+            return ring.ordered
+        }
+        guard let earlier else {
+            complete(.timedOut([]))
+            return
+        }
+        let matchedEarlier = earlier.lazy.map(\.event).filter { pattern.matches($0.request) }
+        let satisfied: Waiter? = ring.withLock { ring in
+            guard var waiter = ring.waiters[id] else { return nil }
+            waiter.matched = Array(matchedEarlier) + waiter.matched
+            waiter.countsEarlier = true
+            if waiter.matched.count >= waiter.count {
+                ring.waiters.removeValue(forKey: id)
+                return waiter
+            }
+            ring.waiters[id] = waiter
             return nil
         }
-        if let alreadyThere {
-            complete(alreadyThere.count >= count ? .satisfied(alreadyThere) : .timedOut(alreadyThere))
+        if let satisfied {
+            complete(.satisfied(satisfied.matched))
             return
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, timeoutMilliseconds))) {
@@ -251,26 +278,31 @@ public final class RequestJournal: Sendable {
         ring.withLock { $0.waiters.count }
     }
 
-    /// The events, oldest first.
+    /// The events, oldest first, each request parsed again from its record (outside the lock).
     public var events: [ServeEvent] {
+        records.map(\.event)
+    }
+
+    /// The records, oldest first: what the queries filter before they parse a request.
+    var records: [JournalRecord] {
         ring.withLock { $0.ordered }
     }
 
     /// The number of events kept.
     public var count: Int {
-        ring.withLock { $0.events.count }
+        ring.withLock { $0.records.count }
     }
 
     /// The event with this id.
     public func event(id: UUID) -> ServeEvent? {
-        ring.withLock { ring in ring.events.first { $0.id == id } }
+        ring.withLock { ring in ring.records.first { $0.id == id } }?.event
     }
 
     /// Removes every event.
     public func clear() {
         let (change, released) = ring.withLock { ring in
             let released = ring.bodyBytes
-            ring.events = []
+            ring.records = []
             ring.head = 0
             ring.recount()
             return (ring.changed(), released)
@@ -284,11 +316,14 @@ public final class RequestJournal: Sendable {
     /// - Returns: How many were removed.
     @discardableResult
     public func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
+        // Decided outside the lock, each request parsed again from its record; events appended meanwhile stay.
+        let doomed = Set(records.filter { shouldRemove($0.event) }.map(\.id))
+        guard !doomed.isEmpty else { return 0 }
         let (removed, change, released) = ring.withLock { ring in
-            let kept = ring.ordered.filter { !shouldRemove($0) }
-            let removed = ring.events.count - kept.count
+            let kept = ring.ordered.filter { !doomed.contains($0.id) }
+            let removed = ring.records.count - kept.count
             let before = ring.bodyBytes
-            ring.events = kept
+            ring.records = kept
             ring.head = 0
             ring.recount()
             return (

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A serve event as the request journal keeps it: the request packed into one buffer (``PackedRequest``), the
+/// answer's status, stub and timing, and the answer sent (shared with the stub, not copied).
+///
+/// The ``ServeEvent`` (with its parsed request) is built only when the admin API asks (``event``); the
+/// filters that need no request (time, stub, matched) read the record itself.
+struct JournalRecord: Sendable {
+    let id: UUID
+    let receivedAt: Date
+    let request: PackedRequest
+    let stub: ServeEvent.StubReference?
+    let responseStatus: Int
+    let responseHeaders: HTTPHeaders?
+    let durationMilliseconds: Double
+    var response: JournaledResponse?
+
+    init(_ event: ServeEvent) {
+        id = event.id
+        receivedAt = event.receivedAt
+        request = PackedRequest(event.request)
+        stub = event.stub
+        responseStatus = event.responseStatus
+        responseHeaders = event.responseHeaders
+        durationMilliseconds = event.durationMilliseconds
+        response = event.response
+    }
+
+    /// The serve event, its request parsed again.
+    var event: ServeEvent {
+        ServeEvent(
+            id: id, receivedAt: receivedAt, request: request.request, stub: stub, responseStatus: responseStatus,
+            responseHeaders: responseHeaders, durationMilliseconds: durationMilliseconds, response: response)
+    }
+
+    /// The request-body bytes kept.
+    var requestBodyBytes: Int { request.body.count }
+
+    /// The response-body bytes kept.
+    var responseBodyBytes: Int { response?.body?.count ?? 0 }
+
+    /// Whether a stub answered.
+    var wasMatched: Bool { stub != nil }
+}
