@@ -216,9 +216,10 @@ extension ResponseDefinition {
         if let faultName = try object.string("fault") {
             guard let fault = HTTPResponse.Fault(rawValue: faultName) else {
                 let names = HTTPResponse.Fault.allCases.map(\.rawValue).joined(separator: ", ")
-                throw StubDefinitionError(
-                    "unsupported fault \(faultName.debugDescription) (supported: \(names))",
-                    keyPath: ["fault"])
+                let what =
+                    WireMockFeatures.refusal(faultName, in: WireMockFeatures.faults)
+                    ?? "unsupported fault \(faultName.debugDescription)"
+                throw StubDefinitionError("\(what) (supported: \(names))", keyPath: ["fault"])
             }
             self.fault = fault
         }
@@ -227,7 +228,8 @@ extension ResponseDefinition {
             // libmicrohttpd writes the status line itself, with the standard reason phrase for the code, and
             // has no call to set another one; serving the stub without its message would be silently wrong.
             throw StubDefinitionError(
-                "is not supported: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
+                WireMockFeatures.prefix
+                    + "statusMessage: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
                     + "and cannot send another", keyPath: ["statusMessage"])
         }
         try object.rejectUnknown(supported: ResponseDefinition.fieldNames)

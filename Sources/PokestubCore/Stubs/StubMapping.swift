@@ -131,7 +131,7 @@ extension StubMapping {
                 }
             guard isEmpty else {
                 throw StubDefinitionError(
-                    "post-serve actions (webhooks) are not supported; only an empty list is accepted",
+                    WireMockFeatures.prefix + "post-serve actions (webhooks); only an empty list is accepted",
                     keyPath: ["postServeActions"])
             }
         }
