@@ -104,6 +104,12 @@ struct WireMockSwiftClientTests {
                 headers: ["Accept": "application/json", "Cookie": "session=abc", "Authorization": basic])
             #expect(answer.status == 200)
             #expect(answer.text == #"{"key":"value"}"#)
+            let withoutCookie = try await server.send(
+                "GET", "/test/path", headers: ["Accept": "application/json", "Authorization": basic])
+            #expect(withoutCookie.status == 404, "the cookie pattern is applied, not only accepted")
+            let withoutAuth = try await server.send(
+                "GET", "/test/path", headers: ["Accept": "application/json", "Cookie": "session=abc"])
+            #expect(withoutAuth.status == 404, "the credentials are applied, not only accepted")
             for (index, (condition, _)) in conditions.enumerated() {
                 let value = ["equalTo": "a", "doesNotMatch": "abc", "matchesJsonPath": #"{"a":1}"#][condition] ?? "ab"
                 let matched = try await server.send(
