@@ -15,6 +15,10 @@ public struct RequestPattern: Sendable, Hashable {
     public var headers: [String: StringValuePattern]
     /// Body tests; all must pass.
     public var bodyPatterns: [StringValuePattern]
+    /// Cookie tests by cookie name (names compare exactly; see ``HTTPRequest/cookies``).
+    public var cookies: [String: StringValuePattern] = [:]
+    /// The user name and password the `Authorization: Basic` field must carry, or `nil`.
+    public var basicAuthCredentials: BasicAuthCredentials?
 
     /// Creates a pattern.
     public init(
@@ -29,7 +33,8 @@ public struct RequestPattern: Sendable, Hashable {
     }
 
     /// The fields a request pattern may have.
-    public static let fieldNames = ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns"]
+    public static let fieldNames =
+        ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns"] + credentialFieldNames
 
     /// Whether the request passes every test. The fast path: stops at the first failing field.
     public func matches(_ request: HTTPRequest) -> Bool {
@@ -49,6 +54,7 @@ public struct RequestPattern: Sendable, Hashable {
             let text = request.bodyText ?? ""
             for pattern in bodyPatterns where !pattern.matches(text) { return false }
         }
+        if !cookies.isEmpty || basicAuthCredentials != nil, !matchesCredentials(request) { return false }
         return true
     }
 
@@ -132,6 +138,7 @@ public struct RequestPattern: Sendable, Hashable {
                 record("body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1)
             }
         }
+        evaluateCredentials(request) { record($0, expected: $1, actual: $2, distance: $3, weight: $4) }
         let distance = totalWeight == 0 ? 0 : weightedDistance / totalWeight
         return MatchResult(distance: distance, differences: differences)
     }
@@ -141,7 +148,7 @@ public struct RequestPattern: Sendable, Hashable {
 public struct MatchResult: Sendable, Hashable {
     /// 0 when every field passes, up to 1 when nothing does. Near misses are the stubs with the least.
     public var distance: Double
-    /// The fields that did not pass, in the order method, URL, query, headers, body.
+    /// The fields that did not pass, in the order method, URL, query, headers, body, cookies, basic auth.
     public var differences: [Difference]
 
     /// Whether every field passed.
@@ -149,7 +156,8 @@ public struct MatchResult: Sendable, Hashable {
 
     /// One field that did not pass.
     public struct Difference: Sendable, Hashable {
-        /// The field, e.g. `method`, `urlPath`, `query parameter limit`, `header Accept`, `body`.
+        /// The field, e.g. `method`, `urlPath`, `query parameter limit`, `header Accept`, `body`,
+        /// `cookie session`, `basicAuthCredentials`.
         public var field: String
         /// What the stub expects, e.g. `GET` or `equalTo "20"`.
         public var expected: String

@@ -134,7 +134,10 @@ extension StringValuePattern {
         let present = StringValuePattern.operators.filter { object.keys.contains($0) }
         guard present.count == 1, let name = present.first else {
             if present.isEmpty {
-                let found = object.keys.sorted().first.map { "unsupported matcher \"\($0)\"" } ?? "empty pattern"
+                let found =
+                    object.keys.sorted().first.map {
+                        WireMockFeatures.refusal($0, in: WireMockFeatures.matchers) ?? "unsupported matcher \"\($0)\""
+                    } ?? "empty pattern"
                 throw StubDefinitionError(
                     "\(found) (supported: \(StringValuePattern.operators.joined(separator: ", ")))",
                     keyPath: object.keys.sorted().first.map { [$0] } ?? [])

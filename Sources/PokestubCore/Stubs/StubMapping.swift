@@ -131,7 +131,7 @@ extension StubMapping {
                 }
             guard isEmpty else {
                 throw StubDefinitionError(
-                    "post-serve actions (webhooks) are not supported; only an empty list is accepted",
+                    WireMockFeatures.prefix + "post-serve actions (webhooks); only an empty list is accepted",
                     keyPath: ["postServeActions"])
             }
         }
@@ -236,6 +236,7 @@ extension RequestPattern {
                 }
             }
         }
+        try readCredentials(from: &object)
         try object.rejectUnknown(supported: RequestPattern.fieldNames)
     }
 
@@ -249,6 +250,7 @@ extension RequestPattern {
         if !queryParameters.isEmpty { members["queryParameters"] = .object(queryParameters.mapValues(\.json)) }
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }
         if !bodyPatterns.isEmpty { members["bodyPatterns"] = .array(bodyPatterns.map(\.json)) }
+        addCredentials(to: &members)
         return .object(members)
     }
 }
