@@ -15,6 +15,8 @@ public struct RequestPattern: Sendable, Hashable {
     public var headers: [String: StringValuePattern]
     /// Body tests; all must pass.
     public var bodyPatterns: [StringValuePattern]
+    /// Tests on the parts of a multipart body (``MultipartPattern``); all must pass.
+    public var multipartPatterns: [MultipartPattern] = []
 
     /// Creates a pattern.
     public init(
@@ -29,7 +31,8 @@ public struct RequestPattern: Sendable, Hashable {
     }
 
     /// The fields a request pattern may have.
-    public static let fieldNames = ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns"]
+    public static let fieldNames =
+        ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns", "multipartPatterns"]
 
     /// Whether the request passes every test. The fast path: stops at the first failing field.
     public func matches(_ request: HTTPRequest) -> Bool {
@@ -49,6 +52,7 @@ public struct RequestPattern: Sendable, Hashable {
             let text = request.bodyText ?? ""
             for pattern in bodyPatterns where !pattern.matches(text) { return false }
         }
+        if !multipartPatterns.isEmpty, !matchesMultipart(request) { return false }
         return true
     }
 
@@ -86,11 +90,14 @@ public struct RequestPattern: Sendable, Hashable {
         var differences: [MatchResult.Difference] = []
         var weightedDistance = 0.0
         var totalWeight = 0.0
-        func record(_ field: String, expected: String, actual: String?, distance: Double, weight: Double) {
+        func record(
+            _ field: String, expected: String, actual: String?, distance: Double, weight: Double,
+            detail: @autoclosure () -> String? = nil
+        ) {
             totalWeight += weight
             weightedDistance += distance * weight
             if distance > 0 {
-                differences.append(.init(field: field, expected: expected, actual: actual))
+                differences.append(.init(field: field, expected: expected, actual: actual, detail: detail()))
             }
         }
         if let method {
@@ -129,8 +136,16 @@ public struct RequestPattern: Sendable, Hashable {
             let text = request.bodyText ?? ""
             let shown = request.bodyText.map { String($0.prefix(200)) } ?? "<\(request.body.count) bytes, not UTF-8>"
             for pattern in bodyPatterns {
-                record("body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1)
+                record(
+                    "body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1,
+                    detail: pattern.mismatchDetail(text))
             }
+        }
+        if !multipartPatterns.isEmpty {
+            let (distance, difference) = evaluateMultipart(request)
+            record(
+                "multipart", expected: difference.expected, actual: difference.actual, distance: distance, weight: 1,
+                detail: difference.detail)
         }
         let distance = totalWeight == 0 ? 0 : weightedDistance / totalWeight
         return MatchResult(distance: distance, differences: differences)
@@ -155,5 +170,15 @@ public struct MatchResult: Sendable, Hashable {
         public var expected: String
         /// What the request had, or `nil` when absent.
         public var actual: String?
+        /// Why it differs, when the pattern can say more than its summary (the first XML difference).
+        public var detail: String?
+
+        /// Creates a difference.
+        public init(field: String, expected: String, actual: String?, detail: String? = nil) {
+            self.field = field
+            self.expected = expected
+            self.actual = actual
+            self.detail = detail
+        }
     }
 }

@@ -236,6 +236,9 @@ extension RequestPattern {
                 }
             }
         }
+        if let value = object.take("multipartPatterns") {
+            multipartPatterns = try MultipartPattern.list(from: value)
+        }
         try object.rejectUnknown(supported: RequestPattern.fieldNames)
     }
 
@@ -249,6 +252,7 @@ extension RequestPattern {
         if !queryParameters.isEmpty { members["queryParameters"] = .object(queryParameters.mapValues(\.json)) }
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }
         if !bodyPatterns.isEmpty { members["bodyPatterns"] = .array(bodyPatterns.map(\.json)) }
+        if !multipartPatterns.isEmpty { members["multipartPatterns"] = .array(multipartPatterns.map(\.json)) }
         return .object(members)
     }
 }
