@@ -86,6 +86,9 @@ public struct EqualToXmlPattern: Sendable, Hashable {
     /// The share of comparisons that differ, and the first difference in words, for near misses.
     func explain(_ value: String?) -> (distance: Double, detail: String?) {
         guard let value, !value.isEmpty else { return (1, "no body") }
+        guard value.utf8.count <= XMLTree.nearMissLimit else {
+            return (1, "a body over \(XMLTree.nearMissLimit) bytes is not compared for near misses")
+        }
         let actual: XMLTree
         do { actual = try XMLTree.parse(value) } catch { return (1, "the body is not XML: \(error.message)") }
         var comparison = XMLComparison(placeholders: placeholders, exempted: exemptedComparisons, stopEarly: false)
@@ -147,6 +150,10 @@ extension EqualToXmlPattern {
 }
 
 extension XMLTree {
+    /// The largest body a near miss compares as XML: near misses are not under a ``MatchBudget``, and a request
+    /// is compared with up to 24 stubs for them.
+    static let nearMissLimit = 64 * 1024
+
     /// Parses a request's value, drawing one budget step per byte from the current ``MatchBudget``; `nil` when
     /// it is not XML or the budget is spent (before or by this parse).
     static func chargedParse(_ value: String, pattern: String) -> XMLTree? {

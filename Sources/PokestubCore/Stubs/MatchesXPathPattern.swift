@@ -42,8 +42,8 @@ public struct MatchesXPathPattern: Sendable, Hashable {
     }
 
     /// Whether the expression selects a node in `value` (one whose value passes the sub-matcher, when there is
-    /// one). The body's bytes are drawn from the current ``MatchBudget`` (it is parsed twice: once by
-    /// `XMLParser`, strictly, then by `XMLDocument` for the XPath).
+    /// one). The body's bytes are drawn from the current ``MatchBudget`` twice, as it is parsed twice: once by
+    /// `XMLParser`, strictly, then by `XMLDocument` for the XPath.
     func matches(_ value: String?) -> Bool {
         guard let nodes = selectedValues(value) else { return false }
         guard let valuePattern else { return !nodes.isEmpty }
@@ -55,8 +55,14 @@ public struct MatchesXPathPattern: Sendable, Hashable {
         // Foundation's XMLDocument recovers from errors on Linux (libxml2's XML_PARSE_RECOVER), so the body is
         // first read strictly, as WireMock reads it.
         guard let value, !value.isEmpty, !value.contains("<!ENTITY"),
-            XMLTree.chargedParse(value, pattern: summary) != nil,
-            let document = try? XMLDocument(data: Data(value.utf8), options: [.nodeLoadExternalEntitiesNever]),
+            XMLTree.chargedParse(value, pattern: summary) != nil
+        else { return nil }
+        // The second parse costs as much as the first.
+        if let budget = MatchBudget.current {
+            budget.charge(value.utf8.count, pattern: summary)
+            if budget.isSpent { return nil }
+        }
+        guard let document = try? XMLDocument(data: Data(value.utf8), options: [.nodeLoadExternalEntitiesNever]),
             let nodes = try? document.nodes(forXPath: xpath.rewritten)
         else { return nil }
         return nodes.map { node in
@@ -66,9 +72,13 @@ public struct MatchesXPathPattern: Sendable, Hashable {
 
     /// How far `value` is from passing, and why, for near misses.
     func explain(_ value: String?) -> (distance: Double, detail: String?) {
-        if matches(value) { return (0, nil) }
+        if let value, value.utf8.count > XMLTree.nearMissLimit {
+            return (1, "a body over \(XMLTree.nearMissLimit) bytes is not compared for near misses")
+        }
         guard let values = selectedValues(value) else { return (1, "the body is not XML") }
-        guard let valuePattern, !values.isEmpty else { return (1, "the expression selects nothing") }
+        guard !values.isEmpty else { return (1, "the expression selects nothing") }
+        guard let valuePattern else { return (0, nil) }
+        if values.contains(where: { valuePattern.matches($0) }) { return (0, nil) }
         let shown = values.prefix(3).map { $0.debugDescription }.joined(separator: ", ")
         let distance = values.map { valuePattern.distance($0) }.min() ?? 1
         return (distance, "selected \(shown)" + (values.count > 3 ? " and \(values.count - 3) more" : ""))
