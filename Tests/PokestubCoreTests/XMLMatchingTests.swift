@@ -119,6 +119,11 @@ struct XMLMatchingTests {
             try matches(#"{"matchesXPath": {"expression": "//box/i", "matches": "<i>x</i>\\s*"}}"#, body: Self.things))
         #expect(
             try matches(#"{"matchesXPath": {"expression": "//box/i", "equalToXml": "<i>x</i>"}}"#, body: Self.things))
+        // Relative paths start at the document, as in WireMock (Foundation on Linux starts at the root element).
+        #expect(try matches(#"{"matchesXPath": "stuff/box"}"#, body: Self.things))
+        #expect(try !matches(#"{"matchesXPath": "box"}"#, body: Self.things))
+        #expect(try matches(#"{"matchesXPath": ".//i"}"#, body: "<!-- first --><stuff><box><i>x</i></box></stuff>"))
+        #expect(try matches(#"{"matchesXPath": "//box[i]"}"#, body: Self.things))
         #expect(try !matches(#"{"matchesXPath": "//thing"}"#, body: "not xml"))
         #expect(try !matches(#"{"matchesXPath": "//thing"}"#, body: "<stuff><thing>"))
     }

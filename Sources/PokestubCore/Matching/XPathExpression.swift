@@ -7,7 +7,8 @@
 /// toolchain here), so only expressions that cannot fail may reach it: the grammar of XPath 1.0 (W3C XPath 1.0
 /// §3, §2) with its core functions (§4) and their node-set arguments, checked by type. Second, Foundation has no
 /// call to bind namespace prefixes, so a prefixed name test (`m:id`, with `m` from the stub's `xPathNamespaces`)
-/// is rewritten as `*[local-name()='id' and namespace-uri()='urn:m']`, which selects the same nodes.
+/// is rewritten as `*[local-name()='id' and namespace-uri()='urn:m']`, which selects the same nodes. A relative
+/// path outside predicates is made absolute, so it starts at the document on every platform.
 struct XPathExpression: Sendable, Hashable {
     /// The expression as written in the stub.
     let expression: String
@@ -136,6 +137,8 @@ struct XPathExpression: Sendable, Hashable {
         let namespaces: [String: String]
         var position = 0
         var output: [String] = []
+        /// How many predicates the parser is inside: 0 where the context node is the one evaluation starts at.
+        private var predicateDepth = 0
 
         init(source: String, tokens: [Token], namespaces: [String: String]) {
             self.source = source
@@ -238,7 +241,14 @@ struct XPathExpression: Sendable, Hashable {
                 if let token = peek(), startsStep(token) { try relativePath() }
                 return .nodeSet
             }
-            if isSymbol("//") { _ = take() }
+            if isSymbol("//") {
+                _ = take()
+            } else if predicateDepth == 0 {
+                // Outside predicates a relative path starts at the document, as in WireMock (Java's XPath on the
+                // parsed Document): `stuff/box` is `/stuff/box`. Foundation on Linux starts at the document's first
+                // child instead, so the path is made absolute.
+                output.append("/")
+            }
             try relativePath()
             return .nodeSet
         }
@@ -319,7 +329,9 @@ struct XPathExpression: Sendable, Hashable {
 
         private mutating func predicate() throws(StubDefinitionError) {
             try expect("[")
+            predicateDepth += 1
             _ = try expression()
+            predicateDepth -= 1
             try expect("]")
         }
 
