@@ -42,6 +42,14 @@ struct JSONPathFilterTests {
         #expect(throws: StubDefinitionError.self) { try JSONPath("$.items[?(@.text =~ /a/q)]") }
     }
 
+    @Test("deeply nested parentheses are a load error, not a stack overflow")
+    func nesting() throws {
+        let deep =
+            "$.items[?(" + String(repeating: "(", count: 5000) + "@.n" + String(repeating: ")", count: 5000) + ")]"
+        #expect(throws: StubDefinitionError.self) { try JSONPath(deep) }
+        #expect(try selects(String(repeating: "(", count: 10) + "@.n > 5" + String(repeating: ")", count: 10)))
+    }
+
     @Test("an unsupported operator is a load error naming the operator it saw")
     func unsupportedOperator() throws {
         for (expression, seen) in [("$.items[?(@.n ~ 3)]", #""~""#), ("$.items[?(@.n like 3)]", #""like""#)] {

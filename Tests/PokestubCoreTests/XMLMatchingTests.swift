@@ -124,6 +124,7 @@ struct XMLMatchingTests {
         #expect(try !matches(#"{"matchesXPath": "box"}"#, body: Self.things))
         #expect(try matches(#"{"matchesXPath": ".//i"}"#, body: "<!-- first --><stuff><box><i>x</i></box></stuff>"))
         #expect(try matches(#"{"matchesXPath": "//box[i]"}"#, body: Self.things))
+        #expect(try matches(#"{"matchesXPath": "//*[@xml:lang='en']"}"#, body: #"<a xml:lang="en"/>"#))
         #expect(try !matches(#"{"matchesXPath": "//thing"}"#, body: "not xml"))
         #expect(try !matches(#"{"matchesXPath": "//thing"}"#, body: "<stuff><thing>"))
     }
@@ -154,7 +155,10 @@ struct XMLMatchingTests {
             ("//[", "expected a name test"), ("//s:Body", #"namespace prefix "s" is not declared"#),
             ("count(//thing)", "selects a number"), ("//a[count(1)]", "count() takes a node-set"),
             ("//a[foo()]", "unsupported function foo()"), ("//a[$x]", "variables are not supported"),
-            ("//a[substring('x')]", "does not take 1 argument"), ("//thing[", "ends too soon"),
+            ("//a[substring('x')]", "does not take 1 argument"),
+            ("//a/namespace::*", "namespace axis is not supported"),
+            (String(repeating: "(", count: 5000) + "//a" + String(repeating: ")", count: 5000), "nests deeper than 64"),
+            ("//thing[", "ends too soon"),
         ] {
             let error = try #require(
                 Fixtures.definitionError(#"{"request": {"bodyPatterns": [{"matchesXPath": "\#(expression)"}]}}"#),

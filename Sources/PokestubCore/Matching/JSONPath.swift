@@ -113,6 +113,7 @@ public struct JSONPath: Sendable, Hashable {
     private struct Parser {
         let text: [Character]
         var position = 0
+        var nesting = 0
 
         mutating func parse() throws(StubDefinitionError) -> [Step] {
             skipSpaces()
@@ -199,6 +200,10 @@ public struct JSONPath: Sendable, Hashable {
             skipSpaces()
             if peek() == "(" {
                 position += 1
+                // Bounded, so a stub from the admin API cannot exhaust the stack.
+                nesting += 1
+                defer { nesting -= 1 }
+                guard nesting <= 64 else { throw error("parentheses nest deeper than 64 levels") }
                 let filter = try orFilter()
                 skipSpaces()
                 guard next() == ")" else { throw error("expected ) at \(position - 1)") }

@@ -4,7 +4,7 @@
 /// Two reasons to read it here rather than hand it to Foundation as written. First, swift-corelibs-foundation's
 /// `XMLNode.nodes(forXPath:)` dereferences a null pointer when libxml2 fails to evaluate an expression (a syntax
 /// error, an undeclared prefix, an unknown function, a number where a node-set must be; seen with the Swift 6
-/// toolchain here), so only expressions that cannot fail may reach it: the grammar of XPath 1.0 (W3C XPath 1.0
+/// toolchain here) and when it wraps a selected namespace node, so only expressions that cannot fail may reach it: the grammar of XPath 1.0 (W3C XPath 1.0
 /// §3, §2) with its core functions (§4) and their node-set arguments, checked by type. Second, Foundation has no
 /// call to bind namespace prefixes, so a prefixed name test (`m:id`, with `m` from the stub's `xPathNamespaces`)
 /// is rewritten as `*[local-name()='id' and namespace-uri()='urn:m']`, which selects the same nodes. A relative
@@ -19,7 +19,7 @@ struct XPathExpression: Sendable, Hashable {
     ///
     /// - Parameter namespaces: Prefixes by namespace URI (`xPathNamespaces`).
     /// - Throws: ``StubDefinitionError`` naming what is wrong: a syntax error, a variable, an unknown function or
-    ///   a wrong number of arguments, a prefix `namespaces` does not declare, or an expression that does not
+    ///   a wrong number of arguments, a prefix `namespaces` does not declare, the `namespace` axis, or an expression that does not
     ///   select nodes (WireMock 2.35 matches nothing with `count(…)` or `boolean(…)`).
     init(_ expression: String, namespaces: [String: String]) throws(StubDefinitionError) {
         self.expression = expression
@@ -166,7 +166,17 @@ struct XPathExpression: Sendable, Hashable {
             _ = take()
         }
 
+        /// How deeply expressions nest (parentheses, predicates, arguments): bounded, so a stub from the admin
+        /// API cannot exhaust the stack.
+        private var nesting = 0
+        static let maximumNesting = 64
+
         mutating func expression() throws(StubDefinitionError) -> ValueType {
+            nesting += 1
+            defer { nesting -= 1 }
+            guard nesting <= Parser.maximumNesting else {
+                throw error("nests deeper than \(Parser.maximumNesting) levels")
+            }
             var type = try binary(level: 0)
             while isOperatorName("or") {
                 _ = take()
@@ -281,6 +291,8 @@ struct XPathExpression: Sendable, Hashable {
                 guard Parser.axes.contains(token.text) else {
                     throw error("unknown axis \(token.text.debugDescription)")
                 }
+                // Foundation on Linux crashes wrapping the namespace nodes it selects.
+                guard token.text != "namespace" else { throw error("the namespace axis is not supported") }
                 _ = take()
                 _ = take()
             }
@@ -309,7 +321,9 @@ struct XPathExpression: Sendable, Hashable {
             }
             let prefix = String(token.text[..<colon])
             let local = String(token.text[token.text.index(after: colon)...])
-            guard let uri = namespaces[prefix] else {
+            // `xml` is bound without a declaration (Namespaces in XML 1.0 §3).
+            guard let uri = namespaces[prefix] ?? (prefix == "xml" ? "http://www.w3.org/XML/1998/namespace" : nil)
+            else {
                 throw error("namespace prefix \(prefix.debugDescription) is not declared in xPathNamespaces")
             }
             guard let quotedURI = Parser.quoted(uri) else {
