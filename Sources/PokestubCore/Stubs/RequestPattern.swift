@@ -19,6 +19,8 @@ public struct RequestPattern: Sendable, Hashable {
     public var cookies: [String: StringValuePattern] = [:]
     /// The user name and password the `Authorization: Basic` field must carry, or `nil`.
     public var basicAuthCredentials: BasicAuthCredentials?
+    /// Tests on the parts of a multipart body (``MultipartPattern``); all must pass.
+    public var multipartPatterns: [MultipartPattern] = []
 
     /// Creates a pattern.
     public init(
@@ -34,7 +36,8 @@ public struct RequestPattern: Sendable, Hashable {
 
     /// The fields a request pattern may have.
     public static let fieldNames =
-        ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns"] + credentialFieldNames
+        ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns", "multipartPatterns"]
+        + credentialFieldNames
 
     /// Whether the request passes every test. The fast path: stops at the first failing field.
     public func matches(_ request: HTTPRequest) -> Bool {
@@ -55,6 +58,7 @@ public struct RequestPattern: Sendable, Hashable {
             for pattern in bodyPatterns where !pattern.matches(text) { return false }
         }
         if !cookies.isEmpty || basicAuthCredentials != nil, !matchesCredentials(request) { return false }
+        if !multipartPatterns.isEmpty, !matchesMultipart(request) { return false }
         return true
     }
 
@@ -92,11 +96,14 @@ public struct RequestPattern: Sendable, Hashable {
         var differences: [MatchResult.Difference] = []
         var weightedDistance = 0.0
         var totalWeight = 0.0
-        func record(_ field: String, expected: String, actual: String?, distance: Double, weight: Double) {
+        func record(
+            _ field: String, expected: String, actual: String?, distance: Double, weight: Double,
+            detail: @autoclosure () -> String? = nil
+        ) {
             totalWeight += weight
             weightedDistance += distance * weight
             if distance > 0 {
-                differences.append(.init(field: field, expected: expected, actual: actual))
+                differences.append(.init(field: field, expected: expected, actual: actual, detail: detail()))
             }
         }
         if let method {
@@ -135,10 +142,18 @@ public struct RequestPattern: Sendable, Hashable {
             let text = request.bodyText ?? ""
             let shown = request.bodyText.map { String($0.prefix(200)) } ?? "<\(request.body.count) bytes, not UTF-8>"
             for pattern in bodyPatterns {
-                record("body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1)
+                record(
+                    "body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1,
+                    detail: pattern.mismatchDetail(text))
             }
         }
         evaluateCredentials(request) { record($0, expected: $1, actual: $2, distance: $3, weight: $4) }
+        if !multipartPatterns.isEmpty {
+            let (distance, difference) = evaluateMultipart(request)
+            record(
+                "multipart", expected: difference.expected, actual: difference.actual, distance: distance, weight: 1,
+                detail: difference.detail)
+        }
         let distance = totalWeight == 0 ? 0 : weightedDistance / totalWeight
         return MatchResult(distance: distance, differences: differences)
     }
@@ -163,5 +178,15 @@ public struct MatchResult: Sendable, Hashable {
         public var expected: String
         /// What the request had, or `nil` when absent.
         public var actual: String?
+        /// Why it differs, when the pattern can say more than its summary (the first XML difference).
+        public var detail: String?
+
+        /// Creates a difference.
+        public init(field: String, expected: String, actual: String?, detail: String? = nil) {
+            self.field = field
+            self.expected = expected
+            self.actual = actual
+            self.detail = detail
+        }
     }
 }

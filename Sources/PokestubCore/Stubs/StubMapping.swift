@@ -237,6 +237,9 @@ extension RequestPattern {
             }
         }
         try readCredentials(from: &object)
+        if let value = object.take("multipartPatterns") {
+            multipartPatterns = try MultipartPattern.list(from: value)
+        }
         try object.rejectUnknown(supported: RequestPattern.fieldNames)
     }
 
@@ -251,6 +254,7 @@ extension RequestPattern {
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }
         if !bodyPatterns.isEmpty { members["bodyPatterns"] = .array(bodyPatterns.map(\.json)) }
         addCredentials(to: &members)
+        if !multipartPatterns.isEmpty { members["multipartPatterns"] = .array(multipartPatterns.map(\.json)) }
         return .object(members)
     }
 }
