@@ -55,7 +55,7 @@ struct StubLoaderAllProblemsTests {
         let found = try problems(
             #"""
             {"mappings": [
-              {"request": {"urlPath": "/a", "cookies": {"s": {"matchesXPath": "/a"}}}, "response": {}},
+              {"request": {"urlPath": "/a", "cookies": {"s": {"binaryEqualTo": "AA=="}}}, "response": {}},
               {"request": {"urlPath": "/b"}, "response": {}},
               {"request": {"urlPath": "/c"}, "response": {"fault": "RANDOM_DATA_THEN_CLOSE"}}
             ]}
@@ -63,7 +63,7 @@ struct StubLoaderAllProblemsTests {
         try #require(found.count == 2, "\(found.map(\.description))")
         #expect(found.map(\.line) == [2, 4])
         #expect(
-            found[0].message.hasPrefix("mappings[0]: request.cookies.s.matchesXPath: WireMock feature not supported"))
+            found[0].message.hasPrefix("mappings[0]: request.cookies.s.binaryEqualTo: WireMock feature not supported"))
         #expect(found[1].message.hasPrefix("mappings[2]: response.fault: WireMock feature not supported by pokestub"))
     }
 
