@@ -129,9 +129,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The Swift examples of README.md, Docs/ and the DocC catalogs, compiled and run, importing only products.
+        // Docs/XCUITest.md's UI tests launch PokedexStandIn, a stand-in for the iOS app: it reads POKEMON_URL
+        // and uses PokemonClient as the app does. Test code only: no product names it.
+        .executableTarget(
+            name: "PokedexStandIn", dependencies: ["PokemonClient"], path: "Tests/PokedexStandIn",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["PokemonClient", "PokestubClient", "PokestubTesting", "PokestubTestSupport"],
+            dependencies: [
+                "PokemonClient", "PokestubClient", "PokestubTesting", "PokestubTestSupport", "PokedexStandIn",
+            ],
             swiftSettings: swiftSettings
         ),
         // Hostile input: what the fuzzers (Fuzz/) found, hostile admin JSON, regex bombs, over raw sockets too.

@@ -404,14 +404,14 @@ def prepare_nginx_root(work: Path, pokestub_base: str) -> Path:
 
 
 def scale_root(work: Path, count: int) -> Path:
-    """The pokemon list page stubs plus `count` generated stubs: a third literal paths, a third path
+    """The pokemon list stub plus `count` generated stubs: a third literal paths, a third path
     templates, a third regular expressions."""
     root = work / f"scale-{count}"
     (root / "mappings").mkdir(parents=True)
-    shutil.copytree(REPO / "stubs" / "mappings" / "pokemon" / "list", root / "mappings" / "list")
-    shutil.copytree(REPO / "stubs" / "__files" / "pokemon" / "list", root / "__files" / "pokemon" / "list")
-    shutil.copytree(REPO / "stubs" / "__files" / "pokemon" / "list-noslash",
-                    root / "__files" / "pokemon" / "list-noslash")
+    # The list's templated stub and its template (stubs/README.md, "Pagination").
+    (root / "__files").mkdir()
+    shutil.copy(REPO / "stubs" / "mappings" / "pokemon" / "list.json", root / "mappings" / "list.json")
+    shutil.copy(REPO / "stubs" / "__files" / "list-page.hbs", root / "__files" / "list-page.hbs")
     generated = []
     for index in range(count):
         kind = index % 3

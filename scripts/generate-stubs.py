@@ -243,33 +243,66 @@ def add_resources(tree: Tree, source: Path, endpoint: str, by_name: bool) -> Non
         )
 
 
-def page_link(endpoint: str, offset: int, limit: int, slash: bool = True) -> str:
-    path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
-    return f"{BASE_URL}{path}?offset={offset}&limit={limit}"
+# The body of every list stub: a WireMock 2.35 response template (Handlebars) that answers any `offset` and
+# `limit` as pokeapi.co's deploy function does (PokeAPI/deploy functions_v1/src/index.js):
+#   offset = parseInt(query.offset) || 0, limit = parseInt(query.limit) || 20,
+#   next = {offset + limit, min(limit, count - offset - limit)} when count > offset + limit, else null,
+#   previous = {max(offset - limit, 0), offset - that} when offset > 0, else null,
+#   results = all[offset : offset + limit].
+# The list itself is the stub's `transformerParameters` (`count`, `results`). `regexExtract '^[0-9]+'` reads
+# the leading digits as parseInt does (empty or not a number: the default); an absent parameter is tested for
+# first, since WireMock's regexExtract fails on a missing value. Comparisons go through
+# `math` so both sides are numbers, and `lt X 1` stands for `eq X 0` (Handlebars.java's `eq` is Java's
+# `equals`, which a BigDecimal and an Integer never are). The lines are joined without white space: the
+# answer is compact JSON, as pokeapi.co's.
+LIST_TEMPLATE_LINES = (
+    "{{#assign 'rawOffset'}}{{#if request.query.offset}}",
+    "{{regexExtract request.query.offset.[0] '^[0-9]+' default='0'}}{{else}}0{{/if}}{{/assign}}",
+    "{{#assign 'rawLimit'}}{{#if request.query.limit}}",
+    "{{regexExtract request.query.limit.[0] '^[0-9]+' default='0'}}{{else}}0{{/if}}{{/assign}}",
+    "{{#assign 'pageOffset'}}{{math rawOffset '+' 0}}{{/assign}}",
+    "{{#assign 'pageLimit'}}{{#if (lt (math rawLimit '+' 0) 1)}}" + str(PAGE_SIZE) + "{{else}}{{math rawLimit '+' 0}}{{/if}}{{/assign}}",
+    "{{#assign 'pageEnd'}}{{math pageOffset '+' pageLimit}}{{/assign}}",
+    '{"count":{{parameters.count}},',
+    '"next":{{#if (lt (math pageEnd \'+\' 0) parameters.count)}}"' + BASE_URL + '{{request.path}}?offset={{pageEnd}}',
+    "&limit={{#if (lt (math pageEnd '+' pageLimit) parameters.count)}}{{pageLimit}}",
+    '{{else}}{{math parameters.count \'-\' pageEnd}}{{/if}}"{{else}}null{{/if}},',
+    '"previous":{{#if (gt (math pageOffset \'+\' 0) 0)}}"' + BASE_URL + "{{request.path}}?offset=",
+    "{{#if (gt (math pageOffset '-' pageLimit) 0)}}{{math pageOffset '-' pageLimit}}&limit={{pageLimit}}",
+    '{{else}}0&limit={{pageOffset}}{{/if}}"{{else}}null{{/if}},',
+    '"results":[{{#each parameters.results}}',
+    "{{#if (and (gte @index (math pageOffset '+' 0)) (lt @index (math pageEnd '+' 0)))}}",
+    "{{#if (gt @index (math pageOffset '+' 0))}},{{/if}}",
+    '{"name":"{{name}}","url":"{{url}}"}{{/if}}{{/each}}]}',
+)
+LIST_TEMPLATE_FILE = "list-page.hbs"
+# What a result's name and link may hold: nothing the template would have to JSON- or HTML-escape.
+RESULT_TEXT_RE = re.compile(r"[A-Za-z0-9._~:/?#@!$()*+,;%-]+")
+
+
+def add_list_template(tree: Tree) -> None:
+    text = "".join(LIST_TEMPLATE_LINES)
+    tree.add("__files/" + LIST_TEMPLATE_FILE, text.encode("utf-8"), "lists", "body")
 
 
 def paginate(all_results: list, count: int, endpoint: str, offset: int, limit: int, slash: bool = True) -> dict:
-    """pokeapi.co's deploy function, for a request path /api/v2/<endpoint>/ (or without the slash: the links
-    keep the request path as it was sent)."""
+    """pokeapi.co's deploy function for a request path /api/v2/<endpoint>/ (or without the slash: the links
+    keep the request path as it was sent), for offset >= 0 and limit >= 1. What the template renders; the
+    tests compare the daemon's answers with this."""
+    path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
+
+    def link(o: int, l: int) -> str:
+        return f"{BASE_URL}{path}?offset={o}&limit={l}"
+
     end = offset + limit
-    nxt = None if end >= count else page_link(endpoint, end, min(limit, count - end), slash)
-    if offset == 0:
-        prev = None
-    else:
-        prev_offset = max(offset - limit, 0)
-        prev = page_link(endpoint, prev_offset, offset - prev_offset, slash)
-    return {
-        "count": count,
-        "next": nxt,
-        "previous": prev,
-        "results": all_results[offset:end],
-    }
-
-
-OFFSET_ZERO = {"or": [{"absent": True}, {"equalTo": "0"}]}
+    nxt = link(end, min(limit, count - end)) if count > end else None
+    prev = link(max(offset - limit, 0), offset - max(offset - limit, 0)) if offset > 0 else None
+    return {"count": count, "next": nxt, "previous": prev, "results": all_results[offset:end]}
 
 
 def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
+    """One templated stub per path form (with and without the trailing slash) answering every `offset` and
+    `limit` of the list, from the whole list in its `transformerParameters`."""
     where = f"{endpoint} list"
     src = load_source_json(source / "api" / "v2" / endpoint / "index.json")
     if list(src.keys()) != ["count", "next", "previous", "results"]:
@@ -277,44 +310,19 @@ def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
     count, results = src["count"], src["results"]
     if count != len(results) or src["next"] is not None or src["previous"] is not None:
         raise GenerationError(f"{where}: source list is not the complete list")
-    group = endpoint + " (lists)"
-
-    def add_page(rel: str, offset: int, limit: int, query: dict) -> None:
-        """One page for /api/v2/<endpoint>/ and one for /api/v2/<endpoint> (no slash), each with its own
-        body: pokeapi.co writes next/previous with the request path as it was sent."""
-        mappings = []
-        for slash in (True, False):
-            path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
-            folder = "list" if slash else "list-noslash"
-            body_file = f"{endpoint}/{folder}/offset-{offset}-limit-{limit}.json"
-            body = paginate(results, count, endpoint, offset, limit, slash)
-            tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
-            url = f"{path}?offset={offset}&limit={limit}"
-            mappings.append(make_mapping(url, {"urlPath": path, "queryParameters": query}, body_file))
-        add_mapping(tree, rel, mappings, group)
-
-    for offset in range(0, max(count, 1), PAGE_SIZE):
-        query = {
-            "offset": OFFSET_ZERO if offset == 0 else {"equalTo": str(offset)},
-            "limit": {"or": [{"absent": True}, {"equalTo": str(PAGE_SIZE)}]},
-        }
-        add_page(f"{endpoint}/list/offset-{offset}.json", offset, PAGE_SIZE, query)
-
-    # Following `next` from the second-to-last page asks for the clipped
-    # limit (pokemon: ?offset=1340&limit=11), which the limit-20 page above
-    # does not match. Stub that request too, so clients can walk `next` to
-    # the end. Its `previous` is computed from the clipped limit, as live.
-    last = ((count - 1) // PAGE_SIZE) * PAGE_SIZE if count > 0 else 0
-    tail = count - last
-    if last > 0 and tail != PAGE_SIZE:
-        query = {"offset": {"equalTo": str(last)}, "limit": {"equalTo": str(tail)}}
-        add_page(f"{endpoint}/list/offset-{last}-limit-{tail}.json", last, tail, query)
-
-    # The whole list in one page (pokebase asks for ?limit=<count>). When
-    # count == PAGE_SIZE the offset-0 page already answers that request.
-    if count != PAGE_SIZE:
-        query = {"offset": OFFSET_ZERO, "limit": {"equalTo": str(count)}}
-        add_page(f"{endpoint}/list/all.json", 0, count, query)
+    for item in results:
+        if list(item.keys()) != ["name", "url"] or not all(
+                isinstance(v, str) and RESULT_TEXT_RE.fullmatch(v) for v in item.values()):
+            raise GenerationError(f"{where}: result {item!r} is not a plain name and url")
+    mappings = []
+    for slash in (True, False):
+        path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
+        mapping = make_mapping(path, {"urlPath": path}, LIST_TEMPLATE_FILE)
+        mapping["name"] = f"GET {path}?offset=&limit= (any page)"
+        mapping["response"]["transformers"] = ["response-template"]
+        mapping["response"]["transformerParameters"] = {"count": count, "results": results}
+        mappings.append(mapping)
+    add_mapping(tree, f"{endpoint}/list.json", mappings, endpoint + " (lists)")
 
 
 def add_encounters(tree: Tree, source: Path) -> None:
@@ -414,8 +422,8 @@ or copyrights of their owners.
 bodies (referenced by `bodyFileName`). pokeapi.co answers every path with and
 without its trailing slash, so each file holds two mappings in WireMock's
 `{{"mappings": [...]}}` form: `/api/v2/pokemon/1/` and `/api/v2/pokemon/1`.
-List pages without the slash have their own bodies (`list-noslash/`), because
-pokeapi.co writes `next`/`previous` with the request path as it was sent. Every mapping has a stable `id`:
+A list is one templated mapping per path form, whose response template (`__files/list-page.hbs`)
+writes `next`/`previous` with the request path as it was sent, as pokeapi.co does. Every mapping has a stable `id`:
 `uuid5(6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10, "GET " + path-and-query)`.
 
 - `GET /api/v2/` (root index): `mappings/root.json`.
@@ -444,27 +452,24 @@ Content-Type is `application/json; charset=utf-8`.
 
 ## Pagination
 
-List bodies follow pokeapi.co's deploy function: `count` is the total,
-`results` is a slice, `next`/`previous` are absolute
-`https://pokeapi.co/api/v2/<endpoint>/?offset=O&limit=L` links (offset first),
-the `next` limit is clipped to what remains, and `next` is null on the last
-page, `previous` null at offset 0.
+`mappings/<endpoint>/list.json` answers `GET /api/v2/<endpoint>/` (and
+without the slash) for every `offset` and `limit`, as pokeapi.co's deploy
+function (PokeAPI/deploy `functions_v1/src/index.js`) does: `offset` and
+`limit` are read as JavaScript's `parseInt` reads them (leading digits;
+absent, empty or not a number: `offset` 0, `limit` 20; `limit=0` is 20),
+`count` is the total, `results` is the slice `[offset, offset + limit)`,
+`next`/`previous` are absolute
+`https://pokeapi.co/api/v2/<endpoint>/?offset=O&limit=L` links (offset
+first), the `next` limit is clipped to what remains, `next` is null on the
+last page and `previous` null at offset 0. So `/api/v2/pokemon/`,
+`?offset=10&limit=50`, `?limit=1351` (what pokebase asks for) and
+`?offset=1340&limit=11` all answer as pokeapi.co does.
 
-- `mappings/<endpoint>/list/offset-N.json`: one page of 20 per offset N = 0,
-  20, 40, ... Matched on `urlPath` `/api/v2/<endpoint>/` with query
-  `offset` equal to N (for N = 0: `offset` absent or `0`) and `limit` absent
-  or `20`. So `/api/v2/pokemon/`, `?offset=0`, `?limit=20` and
-  `?offset=0&limit=20` all return page 0.
-- `mappings/<endpoint>/list/offset-N-limit-L.json`: the last page as a client
-  reaches it by following `next`, whose limit is clipped to what remains
-  (pokemon: `?offset=1340&limit=11`). Matched on `offset` = N and `limit` = L
-  exactly; its `previous` is computed from that limit, as pokeapi.co does
-  (`?offset=1329&limit=11`).
-- `mappings/<endpoint>/list/all.json`: the whole list for `limit=<count>`
-  (what pokebase requests, e.g. `?limit=1351`), `offset` absent or `0`;
-  `next` and `previous` are null.
-
-Other offsets or limits (e.g. `?offset=10&limit=20`) have no stub.
+The mapping holds the whole list in `transformerParameters` (`count`,
+`results`) and has `"transformers": ["response-template"]`; the template
+`__files/list-page.hbs` is WireMock 2.35's Handlebars dialect: WireMock
+2.35.1 (`--local-response-templating`) serves the same bytes. A negative number (`offset=-5`, which pokeapi.co
+passes to JavaScript's `slice` as it is) reads as its default.
 """
 
 
@@ -538,6 +543,7 @@ def print_summary(tree: Tree, out: Path, left_out: list[str]) -> int:
 def build(source: Path) -> tuple[Tree, list[str], list[str]]:
     tree = Tree()
     add_root(tree, source)
+    add_list_template(tree)
     for ep in NAMED_ENDPOINTS:
         add_resources(tree, source, ep, by_name=True)
         add_lists(tree, source, ep)

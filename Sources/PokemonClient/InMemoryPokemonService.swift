@@ -9,8 +9,9 @@ import PokestubLocking
 /// - the list is the seeded Pokémon in id order (or an explicit `listing`), with entry URLs and
 ///   `next`/`previous` links on `https://pokeapi.co` (or the given `baseURL`), built by the rule
 ///   below;
-/// - an unknown id or name throws ``PokemonClientError/httpStatus(url:status:bodyExcerpt:)`` with
-///   status 404 and body `Not Found`, at the URL the live client would have requested.
+/// - an unknown id or name throws ``PokemonClientError/notInMemory(url:missing:remedy:)`` (its
+///   ``PokemonClientError/httpStatusCode`` is 404, as pokeapi.co answers), naming what was missing, the
+///   URL the live client would have requested, and what to seed.
 ///
 /// ```swift
 /// let service = InMemoryPokemonService(pokemon: [Pokemon(id: 1, name: "bulbasaur", species: speciesLink)])
@@ -135,7 +136,7 @@ public final class InMemoryPokemonService: PokemonService {
     /// - Parameter page: A page previously returned by this service.
     /// - Returns: The following page, or `nil` when `page.next` is `nil`.
     /// - Throws: The error set with ``failRequests(with:)``; a 404
-    ///   ``PokemonClientError/httpStatus(url:status:bodyExcerpt:)`` when the link is not a Pokémon
+    ///   ``PokemonClientError/notInMemory(url:missing:remedy:)`` when the link is not a Pokémon
     ///   list URL.
     public func page(
         after page: PagedList<NamedAPIResource>
@@ -161,20 +162,20 @@ public final class InMemoryPokemonService: PokemonService {
     ///
     /// - Parameter id: The Pokémon's id.
     /// - Returns: The Pokémon.
-    /// - Throws: A 404 ``PokemonClientError/httpStatus(url:status:bodyExcerpt:)`` for an id that
-    ///   was not seeded; the error set with ``failRequests(with:)``, if any.
+    /// - Throws: ``PokemonClientError/notInMemory(url:missing:remedy:)`` for an id that was not
+    ///   seeded; the error set with ``failRequests(with:)``, if any.
     public func pokemon(id: Int) async throws(PokemonClientError) -> Pokemon {
-        try lookUp(routes.pokemon(id: id)) { $0.pokemon[id] }
+        try lookUp(routes.pokemon(id: id), .pokemon, "id \(id)") { $0.pokemon[id] }
     }
 
     /// Returns a seeded Pokémon by name, case-insensitively.
     ///
     /// - Parameter name: The Pokémon's name.
     /// - Returns: The Pokémon.
-    /// - Throws: A 404 for a name that was not seeded; the error set with ``failRequests(with:)``.
+    /// - Throws: ``PokemonClientError/notInMemory(url:missing:remedy:)`` for a name that was not seeded; the error set with ``failRequests(with:)``.
     public func pokemon(name: String) async throws(PokemonClientError) -> Pokemon {
         let wanted = name.lowercased()
-        return try lookUp(routes.pokemon(name: name)) { state in
+        return try lookUp(routes.pokemon(name: name), .pokemon, "name \"\(name)\"") { state in
             state.pokemon.values.first { $0.name.lowercased() == wanted }
         }
     }
@@ -183,19 +184,19 @@ public final class InMemoryPokemonService: PokemonService {
     ///
     /// - Parameter id: The species' id.
     /// - Returns: The species.
-    /// - Throws: A 404 for an id that was not seeded; the error set with ``failRequests(with:)``.
+    /// - Throws: ``PokemonClientError/notInMemory(url:missing:remedy:)`` for an id that was not seeded; the error set with ``failRequests(with:)``.
     public func species(id: Int) async throws(PokemonClientError) -> PokemonSpecies {
-        try lookUp(routes.species(id: id)) { $0.species[id] }
+        try lookUp(routes.species(id: id), .species, "id \(id)") { $0.species[id] }
     }
 
     /// Returns a seeded species by name, case-insensitively.
     ///
     /// - Parameter name: The species' name.
     /// - Returns: The species.
-    /// - Throws: A 404 for a name that was not seeded; the error set with ``failRequests(with:)``.
+    /// - Throws: ``PokemonClientError/notInMemory(url:missing:remedy:)`` for a name that was not seeded; the error set with ``failRequests(with:)``.
     public func species(name: String) async throws(PokemonClientError) -> PokemonSpecies {
         let wanted = name.lowercased()
-        return try lookUp(routes.species(name: name)) { state in
+        return try lookUp(routes.species(name: name), .species, "name \"\(name)\"") { state in
             state.species.values.first { $0.name.lowercased() == wanted }
         }
     }
@@ -204,37 +205,79 @@ public final class InMemoryPokemonService: PokemonService {
     ///
     /// - Parameter id: The type's id.
     /// - Returns: The type.
-    /// - Throws: A 404 for an id that was not seeded; the error set with ``failRequests(with:)``.
+    /// - Throws: ``PokemonClientError/notInMemory(url:missing:remedy:)`` for an id that was not seeded; the error set with ``failRequests(with:)``.
     public func type(id: Int) async throws(PokemonClientError) -> PokemonType {
-        try lookUp(routes.type(id: id)) { $0.types[id] }
+        try lookUp(routes.type(id: id), .type, "id \(id)") { $0.types[id] }
     }
 
     /// Returns a seeded type by name, case-insensitively.
     ///
     /// - Parameter name: The type's name.
     /// - Returns: The type.
-    /// - Throws: A 404 for a name that was not seeded; the error set with ``failRequests(with:)``.
+    /// - Throws: ``PokemonClientError/notInMemory(url:missing:remedy:)`` for a name that was not seeded; the error set with ``failRequests(with:)``.
     public func type(name: String) async throws(PokemonClientError) -> PokemonType {
         let wanted = name.lowercased()
-        return try lookUp(routes.type(name: name)) { state in
+        return try lookUp(routes.type(name: name), .type, "name \"\(name)\"") { state in
             state.types.values.first { $0.name.lowercased() == wanted }
         }
     }
 
     // MARK: - Internals
 
-    private static let notFoundBody = "Not Found"
+    /// The kinds of value the service holds, for the miss message.
+    private enum Kind {
+        case pokemon, species, type
+
+        var noun: String {
+            switch self {
+            case .pokemon: "Pokémon"
+            case .species: "species"
+            case .type: "type"
+            }
+        }
+
+        /// The initializer argument and the `insert(_:)` that seed this kind.
+        var seeding: String {
+            switch self {
+            case .pokemon:
+                "InMemoryPokemonService(pokemon: [...]) or insert(_:) with a Pokemon (Pokemon.pikachu is one)"
+            case .species: "InMemoryPokemonService(species: [...]) or insert(_:) with a PokemonSpecies"
+            case .type: "InMemoryPokemonService(types: [...]) or insert(_:) with a PokemonType"
+            }
+        }
+
+        func held(in state: State) -> [String] {
+            switch self {
+            case .pokemon: state.pokemon.values.sorted { $0.id < $1.id }.map { "\($0.id) \($0.name)" }
+            case .species: state.species.values.sorted { $0.id < $1.id }.map { "\($0.id) \($0.name)" }
+            case .type: state.types.values.sorted { $0.id < $1.id }.map { "\($0.id) \($0.name)" }
+            }
+        }
+    }
 
     private func lookUp<Value>(
-        _ url: URL,
+        _ url: URL, _ kind: Kind, _ key: String,
         _ find: (State) -> Value?
     ) throws(PokemonClientError) -> Value {
-        let (value, failure) = state.withLock { state in (find(state), state.failure) }
+        let (value, failure, held) = state.withLock { state in
+            let value = find(state)
+            return (value, state.failure, value == nil ? kind.held(in: state) : [])
+        }
         if let failure { throw failure }
         guard let value else {
-            throw .httpStatus(url: url, status: 404, bodyExcerpt: Self.notFoundBody)
+            throw .notInMemory(url: url, missing: "\(kind.noun) with \(key)", remedy: Self.remedy(kind, held: held))
         }
         return value
+    }
+
+    private static func remedy(_ kind: Kind, held: [String]) -> String {
+        let holding: String
+        switch held.count {
+        case 0: holding = "It holds no \(kind.noun) yet."
+        case 1...10: holding = "It holds: \(held.joined(separator: ", "))."
+        default: holding = "It holds \(held.count), from \(held[0]) to \(held[held.count - 1])."
+        }
+        return "Seed it with \(kind.seeding). \(holding)"
     }
 
     private static func listing(of state: State, routes: PokeAPIRoutes) -> [NamedAPIResource] {
@@ -250,7 +293,9 @@ public final class InMemoryPokemonService: PokemonService {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let listPath = URLComponents(url: routes.pokemonList(offset: 0, limit: 0), resolvingAgainstBaseURL: true)?.path
         guard let components, components.path == listPath else {
-            throw .httpStatus(url: url, status: 404, bodyExcerpt: Self.notFoundBody)
+            throw .notInMemory(
+                url: url, missing: "page at \(url.absoluteString)",
+                remedy: "It serves only Pokémon list links, \(listPath ?? "/api/v2/pokemon/")?offset=O&limit=L.")
         }
         func value(_ name: String) -> Int? {
             components.queryItems?.first { $0.name == name }?.value.flatMap { Int($0) }

@@ -29,9 +29,21 @@ public enum PokemonClientError: Error, Sendable, Hashable, CustomStringConvertib
     /// - Parameters:
     ///   - url: The URL that was requested.
     ///   - status: The HTTP status code, such as 404.
-    ///   - bodyExcerpt: The first ``bodyExcerptLimit`` bytes of the body, decoded as UTF-8
-    ///     (invalid sequences replaced by U+FFFD).
+    ///   - bodyExcerpt: The body decoded as UTF-8 (invalid sequences replaced by U+FFFD). A body longer
+    ///     than ``bodyExcerptLimit`` bytes is cut at the last whole UTF-8 scalar within the limit and ends
+    ///     with a note of what was left out: `… (cut: 510 of 2048 bytes shown)`.
     case httpStatus(url: URL, status: Int, bodyExcerpt: String)
+
+    /// ``InMemoryPokemonService`` holds no value for what was asked; no request was made.
+    ///
+    /// ``httpStatusCode`` is 404 for it, what pokeapi.co answers for an unknown id or name, so code that
+    /// tells "not found" apart through it behaves the same against the in-memory service and the live one.
+    ///
+    /// - Parameters:
+    ///   - url: The URL ``PokemonClient`` would have requested.
+    ///   - missing: What was asked for, such as `Pokémon with id 9999`.
+    ///   - remedy: What to seed the service with, and what it holds now.
+    case notInMemory(url: URL, missing: String, remedy: String)
 
     /// The response body did not have the expected shape.
     ///
@@ -42,7 +54,7 @@ public enum PokemonClientError: Error, Sendable, Hashable, CustomStringConvertib
     ///   - reason: What was wrong there, from the decoder.
     case decoding(url: URL, codingPath: String, reason: String)
 
-    /// How many bytes of a response body ``httpStatus(url:status:bodyExcerpt:)`` keeps: 512.
+    /// How many bytes of a response body ``httpStatus(url:status:bodyExcerpt:)`` keeps at most: 512.
     public static let bodyExcerptLimit = 512
 
     /// A one-sentence description of the error, naming the variable or URL involved.
@@ -55,6 +67,9 @@ public enum PokemonClientError: Error, Sendable, Hashable, CustomStringConvertib
         case .httpStatus(let url, let status, let bodyExcerpt):
             let body = bodyExcerpt.isEmpty ? "empty body" : "body: \(bodyExcerpt)"
             return "HTTP \(status) from \(url.absoluteString) (\(body))"
+        case .notInMemory(let url, let missing, let remedy):
+            return "InMemoryPokemonService holds no \(missing), so it answers 404 without a request "
+                + "(PokemonClient would ask \(url.absoluteString)). \(remedy)"
         case .decoding(let url, let codingPath, let reason):
             let location = codingPath.isEmpty ? "at the root" : "at \(codingPath)"
             return "Unexpected response from \(url.absoluteString) \(location): \(reason)"
@@ -65,17 +80,37 @@ public enum PokemonClientError: Error, Sendable, Hashable, CustomStringConvertib
     ///
     /// Handy for telling "not found" (404) apart from other failures in a view model.
     public var httpStatusCode: Int? {
-        if case .httpStatus(_, let status, _) = self { return status }
-        return nil
+        switch self {
+        case .httpStatus(_, let status, _): return status
+        case .notInMemory: return 404
+        default: return nil
+        }
     }
 }
 
 extension PokemonClientError {
-    /// Builds an ``httpStatus(url:status:bodyExcerpt:)`` error, cutting the body to
-    /// ``bodyExcerptLimit`` bytes and decoding it as lossy UTF-8.
+    /// Builds an ``httpStatus(url:status:bodyExcerpt:)`` error, decoding the body as lossy UTF-8 and
+    /// cutting a longer one to ``bodyExcerptLimit`` bytes.
     static func httpStatus(url: URL, status: Int, body: Data) -> PokemonClientError {
-        let excerpt = String(decoding: body.prefix(bodyExcerptLimit), as: UTF8.self)
-        return .httpStatus(url: url, status: status, bodyExcerpt: excerpt)
+        .httpStatus(url: url, status: status, bodyExcerpt: excerpt(of: body))
+    }
+
+    /// `body` as lossy UTF-8, whole when it fits in ``bodyExcerptLimit`` bytes. A longer one is cut before
+    /// the UTF-8 scalar that would cross the limit (a cut inside a scalar would decode to U+FFFD, RFC 3629
+    /// §3: continuation bytes are `10xxxxxx`) and ends with `… (cut: N of M bytes shown)`.
+    static func excerpt(of body: Data) -> String {
+        let bytes = [UInt8](body)
+        guard bytes.count > bodyExcerptLimit else { return String(decoding: bytes, as: UTF8.self) }
+        var end = bodyExcerptLimit
+        // Back over at most three continuation bytes to the scalar's first byte, which the cut leaves out.
+        var back = 0
+        while back < 3, end > 0, bytes[end] & 0b1100_0000 == 0b1000_0000 {
+            end -= 1
+            back += 1
+        }
+        if back == 3, bytes[end] & 0b1100_0000 == 0b1000_0000 { end = bodyExcerptLimit }  // not UTF-8: cut as is
+        let shown = String(decoding: bytes[..<end], as: UTF8.self)
+        return shown + "… (cut: \(end) of \(bytes.count) bytes shown)"
     }
 
     /// Builds a ``decoding(url:codingPath:reason:)`` error from whatever a decoder threw.

@@ -116,6 +116,7 @@ public final class PokestubDaemon: Sendable {
         engine = StubEngine(
             store: store, journalCapacity: configuration.journalMaxEntries,
             journalMaxBodyBytes: configuration.journalMaxBodyBytes,
+            journalMaxResponseBodyBytes: configuration.journalMaxResponseBodyBytes,
             journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,

@@ -94,20 +94,34 @@ struct InMemoryPokemonServiceTests {
         let error = try await #require(throws: PokemonClientError.self) {
             try await service.pokemon(id: 9999)
         }
+        guard case .notInMemory(let url, let missing, let remedy) = error else {
+            Issue.record("expected .notInMemory, got \(error)")
+            return
+        }
+        #expect(url == URL(string: "https://pokeapi.co/api/v2/pokemon/9999/")!)
+        #expect(missing == "Pokémon with id 9999")
+        #expect(remedy.contains("InMemoryPokemonService(pokemon: [...]) or insert(_:)"))
+        #expect(remedy.contains("It holds 45, from 1 pokemon-1 to 45 pokemon-45."), "\(remedy)")
+        #expect(error.httpStatusCode == 404)
         #expect(
-            error
-                == .httpStatus(
-                    url: URL(string: "https://pokeapi.co/api/v2/pokemon/9999/")!, status: 404, bodyExcerpt: "Not Found")
-        )
-        await #expect(
-            throws: PokemonClientError.httpStatus(
-                url: URL(string: "https://pokeapi.co/api/v2/pokemon-species/flab%C3%A9b%C3%A9/")!,
-                status: 404, bodyExcerpt: "Not Found")
-        ) {
+            error.description.hasPrefix(
+                "InMemoryPokemonService holds no Pokémon with id 9999, so it answers 404 without a request "
+                    + "(PokemonClient would ask https://pokeapi.co/api/v2/pokemon/9999/)."))
+        #expect(!error.description.contains("HTTP 404 from"))
+
+        let speciesError = try await #require(throws: PokemonClientError.self) {
             try await service.species(name: "flabébé")
         }
+        guard case .notInMemory(let speciesURL, let speciesMissing, _) = speciesError else {
+            Issue.record("expected .notInMemory, got \(speciesError)")
+            return
+        }
+        #expect(speciesURL == URL(string: "https://pokeapi.co/api/v2/pokemon-species/flab%C3%A9b%C3%A9/")!)
+        #expect(speciesMissing == "species with name \"flabébé\"")
         let typeError = try await #require(throws: PokemonClientError.self) { try await service.type(id: 99) }
         #expect(typeError.httpStatusCode == 404)
+        #expect(typeError.description.contains("InMemoryPokemonService(types: [...])"))
+        #expect(typeError.description.contains("It holds no type yet."))
     }
 
     @Test func insertedValuesAreServed() async throws {

@@ -100,9 +100,18 @@ struct PokemonClientTests {
         #expect(error.description.contains("/api/v2/pokemon/99999/"))
     }
 
-    @Test func httpStatusExcerptKeepsTheFirst512BytesDecodedLossily() async throws {
-        // 511 ASCII bytes, then "é" (2 bytes, cut in half at byte 512), then more.
-        let body = Data((String(repeating: "x", count: 511) + "é" + String(repeating: "y", count: 100)).utf8)
+    @Test(
+        "a long error body is cut before the scalar that crosses 512 bytes, and says so",
+        arguments: [
+            // 511 ASCII bytes, then "é" (2 bytes, crossing byte 512): the cut is before it.
+            (String(repeating: "x", count: 511) + "é" + String(repeating: "y", count: 100), 511),
+            // 510, then "🐉" (4 bytes, 510 to 513): cut before it, not in it.
+            (String(repeating: "x", count: 510) + "🐉" + String(repeating: "y", count: 100), 510),
+            // "é" ending exactly at byte 512 stays whole.
+            (String(repeating: "x", count: 510) + "é" + String(repeating: "y", count: 100), 512),
+        ])
+    func httpStatusExcerptCutsOnAScalarBoundary(text: String, shown: Int) async throws {
+        let body = Data(text.utf8)
         let stub = FakeTransport { _ in .init(status: 500, body: body, headers: [:]) }
         let error = try await #require(throws: PokemonClientError.self) {
             try await Self.client(for: stub).pokemon(id: 1)
@@ -112,7 +121,24 @@ struct PokemonClientTests {
             return
         }
         #expect(status == 500)
-        #expect(excerpt == String(repeating: "x", count: 511) + "\u{FFFD}")
+        let kept = String(decoding: body.prefix(shown), as: UTF8.self)
+        #expect(excerpt == kept + "… (cut: \(shown) of \(body.count) bytes shown)")
+        #expect(!excerpt.contains("\u{FFFD}"))
+        #expect(error.description.contains("(cut: \(shown) of \(body.count) bytes shown)"))
+    }
+
+    @Test("an error body within 512 bytes is kept whole, with no cut note")
+    func shortErrorBodyIsWhole() async throws {
+        let body = Data((String(repeating: "x", count: 510) + "é").utf8)
+        let stub = FakeTransport { _ in .init(status: 404, body: body, headers: [:]) }
+        let error = try await #require(throws: PokemonClientError.self) {
+            try await Self.client(for: stub).pokemon(id: 1)
+        }
+        guard case .httpStatus(_, 404, let excerpt) = error else {
+            Issue.record("expected .httpStatus 404, got \(error)")
+            return
+        }
+        #expect(excerpt == String(decoding: body, as: UTF8.self))
     }
 
     @Test func decodingErrorCarriesTheCodingPath() async throws {

@@ -45,7 +45,8 @@ struct ConfigurationTests {
         try TemporaryDirectory.with { directory in
             try directory.write(
                 #"""
-                {"port": 9000, "mode": "record-missing", "journal": {"maxEntries": 5, "maxBodyBytes": 4096},
+                {"port": 9000, "mode": "record-missing",
+                 "journal": {"maxEntries": 5, "maxBodyBytes": 4096, "maxResponseBodyBytes": 8192},
                  "logLevel": "debug"}
                 """#,
                 to: "config.json")
@@ -55,6 +56,12 @@ struct ConfigurationTests {
             #expect(configuration.mode == .recordMissing)
             #expect(configuration.journalMaxEntries == 5)
             #expect(configuration.journalMaxBodyBytes == 4096)
+            #expect(configuration.journalMaxResponseBodyBytes == 8192)
+            // The daemon's journal keeps that many bytes of response bodies (the dashboard's and HAR's).
+            var listening = configuration
+            listening.port = 0
+            let daemon = try PokestubDaemon(configuration: listening, stubFolder: .none)
+            #expect(daemon.engine.journal.maxResponseBodyBytes == 8192)
             #expect(configuration.logLevel == .debug)
             #expect(configuration.host == "127.0.0.1")
         }

@@ -103,4 +103,79 @@ struct DashboardTests {
             #expect(try await server.admin("GET", "/dashboard/near-misses/\(UUID().uuidString)").0 == 404)
         }
     }
+
+    @Test("the stub list names each stub's source (disk, admin API, recording), file and line, and scenario state")
+    func stubListFields() async throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write(
+            """
+            {"mappings": [
+              {"request": {"method": "GET", "urlPath": "/first"}, "response": {"status": 200}},
+
+              {"request": {"method": "GET", "urlPath": "/second"}, "response": {"status": 200},
+               "scenarioName": "catch", "requiredScenarioState": "Started", "newScenarioState": "caught"}
+            ]}
+            """, to: "mappings/two.json")
+        _ = try folder.write(
+            """
+            {"request": {"method": "GET", "urlPath": "/recorded"}, "response": {"status": 200},
+             "metadata": {"recordedFrom": "https://pokeapi.co"}}
+            """, to: "mappings/recorded.json")
+        try await LiveServer.with(stubRoot: folder.path) { server in
+            _ = try await server.admin(
+                "POST", "/mappings", json: #"{"request": {"urlPath": "/runtime"}, "response": {"status": 200}}"#)
+            _ = try await server.send("GET", "/second")
+            let (status, answer) = try await server.admin("GET", "/dashboard/stubs")
+            #expect(status == 200)
+            var byURL: [String: JSONValue] = [:]
+            if case .array(let stubs)? = answer["stubs"] {
+                for stub in stubs { if let url = stub["url"]?.stringValue { byURL[url] = stub } }
+            }
+            #expect(byURL["/first"]?["source"] == "disk")
+            #expect(byURL["/first"]?["file"] == "mappings/two.json")
+            #expect(byURL["/first"]?["line"]?.intValue == 2)
+            #expect(byURL["/second"]?["line"]?.intValue == 4)
+            #expect(byURL["/second"]?["hits"]?.intValue == 1)
+            #expect(byURL["/second"]?["scenario"]?["name"] == "catch")
+            #expect(byURL["/second"]?["scenario"]?["state"] == "caught")
+            #expect(byURL["/second"]?["scenario"]?["requiredState"] == "Started")
+            #expect(byURL["/second"]?["scenario"]?["newState"] == "caught")
+            #expect(byURL["/first"]?["scenario"] == .null)
+            #expect(byURL["/recorded"]?["source"] == "recording")
+            #expect(byURL["/recorded"]?["line"]?.intValue == 1)
+            #expect(byURL["/runtime"]?["source"] == "admin API")
+            #expect(byURL["/runtime"]?["file"] == .null)
+            #expect(byURL["/runtime"]?["line"] == .null)
+        }
+    }
+
+    @Test("a persistent stub is refused with 400 by a server without a stub root, and is not added")
+    func persistentWithoutRoot() async throws {
+        try await LiveServer.with { server in
+            let mapping = #"{"request": {"urlPath": "/x"}, "response": {"status": 200}, "persistent": true}"#
+            let (status, answer) = try await server.admin("POST", "/mappings", json: mapping)
+            #expect(status == 400)
+            #expect(answer["errors"]?[0]?["title"] == "Stub not persistent")
+            #expect(try await server.admin("GET", "/mappings").1["meta"]?["total"]?.intValue == 0)
+        }
+    }
+
+    @Test("a persistent stub's file is named from its name and id only, inside mappings/")
+    func persistentFileNames() async throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("{}", to: "mappings/.keep.json")
+        try await LiveServer.with(stubRoot: folder.path) { server in
+            for (name, expected) in [
+                ("../../../tmp/x", "tmp-x-"), ("/etc/passwd", "etc-passwd-"), ("Ünïcode ✓", "n-code-"), ("..", ""),
+            ] {
+                let mapping =
+                    #"{"name": "\#(name)", "request": {"urlPath": "/y"}, "response": {"status": 200}, "persistent": true}"#
+                let response = try await server.send("POST", "/__admin/mappings", body: Data(mapping.utf8))
+                #expect(response.status == 201)
+                let id = try #require(try response.json()["id"]?.stringValue)
+                #expect(response.header("Pokestub-Mapping-File") == "mappings/\(expected)\(id).json")
+                #expect(FileManager.default.fileExists(atPath: folder.path + "/mappings/\(expected)\(id).json"))
+            }
+        }
+    }
 }

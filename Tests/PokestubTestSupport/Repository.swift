@@ -32,24 +32,35 @@ package enum Repository {
     package static func pokestubBinary(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (found: URL?, tried: [URL]) {
+        builtExecutable(named: "pokestub", override: environment["POKESTUB_BINARY"])
+    }
+
+    /// An executable the package builds (`pokestub`, the stand-in app `PokedexStandIn`), found as
+    /// ``pokestubBinary(environment:)`` finds `pokestub`.
+    ///
+    /// - Parameters:
+    ///   - name: The executable's name.
+    ///   - override: A path to try first, when not `nil` or empty.
+    /// - Returns: The first candidate that is an executable file, if any, and every candidate in order.
+    package static func builtExecutable(named name: String, override: String? = nil) -> (found: URL?, tried: [URL]) {
         var candidates: [URL] = []
-        if let explicit = environment["POKESTUB_BINARY"], !explicit.isEmpty {
+        if let explicit = override, !explicit.isEmpty {
             candidates.append(URL(fileURLWithPath: explicit))
         }
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         for _ in 0..<5 {
             folder = folder.deletingLastPathComponent()
-            candidates.append(folder.appendingPathComponent("pokestub"))
+            candidates.append(folder.appendingPathComponent(name))
         }
         for bundle in [Bundle.main] + Bundle.allBundles {
             if bundle.bundleURL.pathExtension == "xctest" {
-                candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("pokestub"))
+                candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
             }
             if let executable = bundle.executableURL {
-                candidates.append(executable.deletingLastPathComponent().appendingPathComponent("pokestub"))
+                candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
             }
         }
-        candidates.append(root.appendingPathComponent(".build/debug/pokestub"))
+        candidates.append(root.appendingPathComponent(".build/debug/" + name))
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
         return (found, candidates)
     }

@@ -1,6 +1,8 @@
 """Drives the dashboard in headless Chromium (Selenium WebDriver, Debian's chromium-driver) against a live
 pokestub daemon: requests appear live, a miss shows its near misses and differences, "stub from this
-request" makes the next request match, and a page from another origin cannot drive the admin API.
+request" makes the next request match, "Save under mappings/" writes a mapping file that the watcher loads,
+the stub list shows each stub's source and file:line, and a page from another origin cannot drive the admin API.
+The daemon serves a copy of STUBS (with the watcher on), so saving never writes into the repository.
 Saves screenshots of the main views when given a folder.
 
 Usage: check_dashboard.py BINARY STUBS [SCREENSHOT_DIR]
@@ -9,6 +11,8 @@ Usage: check_dashboard.py BINARY STUBS [SCREENSHOT_DIR]
 import http.server
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +29,8 @@ binary, stubs = sys.argv[1], sys.argv[2]
 shots = sys.argv[3] if len(sys.argv) > 3 else None
 work = tempfile.mkdtemp()
 port_file = os.path.join(work, "port")
+stub_copy = os.path.join(work, "stubs")
+shutil.copytree(stubs, stub_copy)
 
 
 def fail(message):
@@ -42,10 +48,11 @@ def send(method, url, body=None, headers=None):
 
 
 daemon = subprocess.Popen(
-    [binary, "serve", "--port", "0", "--port-file", port_file, "--stubs", stubs, "--watch-stubs", "false"],
+    [binary, "serve", "--port", "0", "--port-file", port_file, "--stubs", stub_copy, "--watch-stubs", "true"],
     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=work,
     env={**os.environ, "POKESTUB_LOG_LEVEL": "warning"})
 import atexit
+atexit.register(lambda: shutil.rmtree(work, ignore_errors=True))
 atexit.register(daemon.kill)
 line = daemon.stdout.readline()
 if not line.startswith("pokestub listening on "):
@@ -152,15 +159,62 @@ try:
     driver.find_element(By.ID, "filter-matched").send_keys("matched")
     wait.until(lambda d: any("9999" in row and "200" in row for row in rows()))
 
+    # Save under mappings/: the same editor, for another path, written to a file the watcher then loads.
+    first_reload = json.loads(send("GET", base + "/__admin/health")[1])["lastReload"]["at"]
+    mapping["request"]["urlPath"] = "/api/v2/pokemon/8888/"
+    mapping["name"] = "missingno, saved"
+    mapping["response"]["jsonBody"] = {"id": 8888, "name": "missingno"}
+    driver.execute_script("arguments[0].value = arguments[1]", editor, json.dumps(mapping, indent=2))
+    driver.find_element(By.ID, "stub-save").click()
+    wait.until(lambda d: d.find_element(By.ID, "stub-result").text.startswith("saved stub"))
+    saved = re.fullmatch(r"saved stub (\S+) as (mappings/\S+\.json)", driver.find_element(By.ID, "stub-result").text)
+    if not saved:
+        fail("the save did not name its file: %r" % driver.find_element(By.ID, "stub-result").text)
+    saved_id, saved_file = saved.group(1), saved.group(2)
+    if saved_file != "mappings/missingno-saved-%s.json" % saved_id:
+        fail("the saved file is %r" % saved_file)
+    with open(os.path.join(stub_copy, saved_file)) as handle:
+        if json.load(handle).get("persistent") is not True:
+            fail("the saved file is not the persistent mapping")
+    status, body = send("GET", base + "/api/v2/pokemon/8888/")
+    if status != 200 or json.loads(body) != {"id": 8888, "name": "missingno"}:
+        fail("the saved stub did not answer: %d %r" % (status, body))
+
+    def saved_loaded(_):
+        health = json.loads(send("GET", base + "/__admin/health")[1])
+        listed = json.loads(send("GET", base + "/__admin/dashboard/stubs")[1])["stubs"]
+        copies = [stub for stub in listed if stub["id"] == saved_id]
+        return (health["lastReload"]["at"] != first_reload and len(copies) == 1
+                and copies[0]["source"] == "disk" and copies[0]["file"] == saved_file)
+    try:
+        wait.until(saved_loaded)
+    except Exception:
+        fail("the watcher did not load %s as the one copy of stub %s" % (saved_file, saved_id))
+
     # The stubs view, searchable, with file paths and hit counts.
     driver.find_element(By.ID, "tab-stubs").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#stubs tbody tr"))
     driver.find_element(By.ID, "stub-search").send_keys("pokemon/25")
     wait.until(lambda d: all("pokemon/25" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#stubs tbody tr")))
     stub_rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#stubs tbody tr")]
-    if not any("mappings/" in row and row.endswith(" 1") for row in stub_rows):
-        fail("no stub row with its file and one hit: %r" % stub_rows)
+    if not any(" disk " in row and re.search(r"mappings/pokemon/25\.json:\d+ ", row) and row.endswith(" 1")
+               for row in stub_rows):
+        fail("no stub row with its source, file:line and one hit: %r" % stub_rows)
     shot("dashboard-stubs.png")
+    # The source column tells a stub added at run time from one saved to disk.
+    def rows_for(words):
+        search = driver.find_element(By.ID, "stub-search")
+        search.clear()
+        search.send_keys(words)
+        wait.until(lambda d: all(w in r.text.lower() for r in d.find_elements(By.CSS_SELECTOR, "#stubs tbody tr")
+                                 for w in words.split()))
+        return [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#stubs tbody tr")]
+    added = rows_for("admin")
+    if len(added) != 1 or "/api/v2/pokemon/9999/" not in added[0]:
+        fail("the stub added at run time is not the one admin API row: %r" % added)
+    on_disk = rows_for("missingno")
+    if len(on_disk) != 1 or " disk " not in on_disk[0] or saved_file + ":1" not in on_disk[0]:
+        fail("the saved stub's row is %r" % on_disk)
 
     # A page of another origin: its POST is refused (no stub added), the journal cannot be read from it.
     before = json.loads(send("GET", base + "/__admin/mappings?limit=0")[1])["meta"]["total"]

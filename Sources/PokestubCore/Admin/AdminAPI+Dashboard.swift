@@ -18,20 +18,38 @@ extension AdminAPI {
     ]
 
     /// `GET /__admin/dashboard/stubs`: every stub, newest first, as
-    /// `{"stubs": [{"id", "name", "method", "url", "priority", "source" ("file" or "admin API"), "file"
-    /// (relative to the stub root) | null, "scenario" | null, "hits"}], "journalSize"}`; `hits` counts the
-    /// serve events the journal holds for the stub, so it covers the journal's window only.
+    /// `{"stubs": [{"id", "name", "method", "url", "priority", "source", "file" | null, "line" | null,
+    /// "scenario" | null, "hits"}], "journalSize"}`.
+    ///
+    /// - `source`: `"recording"` for a stub whose `metadata.recordedFrom` names the upstream it was recorded
+    ///   from (on disk or not), else `"disk"` for one read from a mapping file, else `"admin API"`.
+    /// - `file` and `line`: the mapping file relative to the stub root and the 1-based line where the stub's
+    ///   mapping starts in it (a file of the form `{"mappings": [...]}` holds several).
+    /// - `scenario`: `{"name", "state" (the scenario's state now), "requiredState" | null, "newState" | null}`.
+    /// - `hits`: the serve events the journal holds for the stub, so it covers the journal's window only.
     private func dashboardStubs() -> HTTPResponse {
         var hits: [UUID: Int] = [:]
         let events = journal.events
         for event in events { if let id = event.stub?.id { hits[id, default: 0] += 1 } }
+        let scenarios = store.scenarios
         let stubs = store.index.stubs.reversed().map { stub -> JSONValue in
             var file: JSONValue = .null
+            var line: JSONValue = .null
             var source = "admin API"
             if case .file(let path) = stub.source {
                 file = .string(path)
-                source = "file"
+                line = .integer(Int64(AdminAPI.line(of: stub.definitionSource)))
+                source = "disk"
             }
+            if stub.recordedUpstream != nil { source = "recording" }
+            let scenario: JSONValue =
+                stub.scenario.map { rule in
+                    .object([
+                        "name": .string(rule.name), "state": .string(scenarios.state(of: rule.name)),
+                        "requiredState": rule.requiredState.map(JSONValue.string) ?? .null,
+                        "newState": rule.newState.map(JSONValue.string) ?? .null,
+                    ])
+                } ?? .null
             return .object([
                 "id": .string(stub.id.uuidString.lowercased()),
                 "name": stub.name.map(JSONValue.string) ?? .null,
@@ -40,11 +58,22 @@ extension AdminAPI {
                 "priority": .integer(Int64(stub.priority)),
                 "source": .string(source),
                 "file": file,
-                "scenario": stub.scenario.map { .string($0.name) } ?? .null,
+                "line": line,
+                "scenario": scenario,
                 "hits": .integer(Int64(hits[stub.id] ?? 0)),
             ])
         }
         return .json(.object(["stubs": .array(stubs), "journalSize": .integer(Int64(events.count))]), pretty: false)
+    }
+
+    /// The 1-based line where a file stub's mapping starts: its element of `mappings`, or the file's first
+    /// value.
+    static func line(of source: StubDefinitionSource) -> Int {
+        if let item = source.item {
+            return TextPosition.line(ofKeyPath: ["mappings", String(item)], in: source.data) ?? 1
+        }
+        let start = source.data.firstIndex { !" \t\r\n".utf8.contains($0) } ?? source.data.startIndex
+        return TextPosition.lineAndColumn(ofByteOffset: start - source.data.startIndex, in: source.data).0
     }
 
     /// `GET /__admin/dashboard/near-misses/{id}`: the closest stubs to one journaled request, as

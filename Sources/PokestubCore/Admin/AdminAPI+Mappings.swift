@@ -51,9 +51,11 @@ extension AdminAPI {
         return .json(.object([:]))
     }
 
-    /// Adds the stub in `body`, under `id` when given (replacing the stub with that id).
+    /// Adds the stub in `body`, under `id` when given (replacing the stub with that id); with
+    /// `"persistent": true` also writes it under the stub root's `mappings/` (``persist(_:json:body:)``).
     ///
-    /// - Throws: ``AdminError``: 400 for a body that is not a valid stub, 429 beyond `maxStubs`.
+    /// - Throws: ``AdminError``: 400 for a body that is not a valid stub, 429 beyond `maxStubs`; for a
+    ///   persistent stub, what ``persist(_:json:body:)`` throws.
     private func createMapping(_ body: Data, id: UUID?, status: Int) throws(AdminError) -> HTTPResponse {
         var json = try AdminAPI.parse(body, what: "stub mapping")
         if let id, case .object(var members) = json {
@@ -80,6 +82,13 @@ extension AdminAPI {
             throw AdminError(
                 status: 429, title: "Too many stubs",
                 detail: "this session holds \(store.index.count) stubs, the limit (sessions.maxStubs) is \(maxStubs)")
+        }
+        if json["persistent"] == .bool(true) {
+            let (saved, path) = try persist(stub, json: json, body: body)
+            store.persisted(saved)
+            var response = HTTPResponse.json(saved.definition, status: status)
+            response.headers.add(name: AdminAPI.mappingFileHeader, value: path)
+            return response
         }
         store.add(stub)
         return .json(stub.definition, status: status)

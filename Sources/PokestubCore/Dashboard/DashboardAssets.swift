@@ -72,8 +72,8 @@ enum DashboardAssets {
             </div>
           </section>
           <section id="view-stubs" class="view" hidden>
-            <input id="stub-search" placeholder="search id, name, method, URL, file" size="40"> <span id="stub-count"></span>
-            <table id="stubs"><thead><tr><th>method</th><th>URL</th><th>name</th><th>source</th><th>file</th><th>hits</th></tr></thead><tbody></tbody></table>
+            <input id="stub-search" placeholder="search id, name, method, URL, file, source, scenario" size="40"> <span id="stub-count"></span>
+            <table id="stubs"><thead><tr><th>method</th><th>URL</th><th>name</th><th>source</th><th>file:line</th><th>scenario</th><th>hits</th></tr></thead><tbody></tbody></table>
             <div class="pager"><button id="stub-prev">previous</button> <span id="stub-page"></span> <button id="stub-next">next</button></div>
           </section>
           <section id="view-scenarios" class="view" hidden><table id="scenarios"><thead><tr><th>scenario</th><th>state</th><th>possible states</th></tr></thead><tbody></tbody></table></section>

@@ -152,18 +152,33 @@ enum DashboardScript {
             const area = el("textarea", { id: "stub-editor", spellcheck: "false" },
               JSON.stringify(proposedStub(entry), null, 2));
             const result = el("p", { id: "stub-result" });
-            const add = el("button", { id: "stub-add", onclick: async () => {
-              result.className = ""; result.textContent = "adding…";
+            // Adds the edited stub at run time, or with "persistent": true (WireMock's field) also writes it to
+            // a mapping file under the stub root's mappings/, which the watcher then loads.
+            async function post(persistent) {
+              result.className = ""; result.textContent = persistent ? "saving…" : "adding…";
               try {
+                let body = area.value;
+                if (persistent) {
+                  const mapping = JSON.parse(area.value);
+                  mapping.persistent = true;
+                  body = JSON.stringify(mapping, null, 2);
+                }
                 const response = await fetch(api("/mappings"), { method: "POST",
-                  headers: { "Content-Type": "application/json" }, body: area.value });
+                  headers: { "Content-Type": "application/json" }, body: body });
                 const answer = await response.json();
-                if (response.ok) { result.className = "ok"; result.textContent = "added stub " + answer.id; }
-                else { result.className = "error";
+                if (response.ok) {
+                  result.className = "ok";
+                  const file = response.headers.get("Pokestub-Mapping-File");
+                  result.textContent = (file ? "saved stub " + answer.id + " as " + file : "added stub " + answer.id);
+                } else { result.className = "error";
                   result.textContent = (answer.errors || []).map((e) => e.title + ": " + (e.detail || "")).join("; "); }
               } catch (error) { result.className = "error"; result.textContent = String(error); }
-            } }, "Add stub");
-            return [el("h3", {}, "Stub from this request"), area, add, result];
+            }
+            const add = el("button", { id: "stub-add", onclick: () => post(false) }, "Add stub");
+            const save = el("button", { id: "stub-save", onclick: () => post(true),
+              title: "write it to a mapping file under mappings/ as well" }, "Save under mappings/");
+            const buttons = state.scope ? [add] : [add, " ", save];
+            return [el("h3", {}, "Stub from this request"), area, ...buttons, result];
           }
 
           async function select(id) {
@@ -242,7 +257,8 @@ enum DashboardScript {
           function renderStubs() {
             const words = $("stub-search").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
             const stubs = state.stubs.filter((stub) => {
-              const text = [stub.id, stub.name, stub.method, stub.url, stub.file, stub.source].join(" ").toLowerCase();
+              const text = [stub.id, stub.name, stub.method, stub.url, stub.file, stub.source,
+                stub.scenario ? stub.scenario.name : ""].join(" ").toLowerCase();
               return words.every((word) => text.includes(word));
             });
             const pages = Math.max(1, Math.ceil(stubs.length / pageSize));
@@ -250,10 +266,19 @@ enum DashboardScript {
             $("stubs").tBodies[0].replaceChildren(...stubs.slice(state.stubPage * pageSize,
               (state.stubPage + 1) * pageSize).map((stub) => el("tr", { title: stub.id },
                 el("td", {}, stub.method), el("td", {}, stub.url), el("td", {}, stub.name || ""),
-                el("td", {}, stub.source + (stub.scenario ? ", scenario " + stub.scenario : "")),
-                el("td", {}, stub.file || ""), el("td", {}, stub.hits))));
+                el("td", {}, stub.source), el("td", {}, stub.file ? stub.file + ":" + stub.line : ""),
+                el("td", {}, scenarioText(stub.scenario)), el("td", {}, stub.hits))));
             $("stub-count").textContent = stubs.length + " of " + state.stubs.length + " stubs";
             $("stub-page").textContent = "page " + (state.stubPage + 1) + " of " + pages;
+          }
+
+          // "name (now S): requires R, sets N" for a stub's part in a scenario.
+          function scenarioText(scenario) {
+            if (!scenario) return "";
+            const parts = [];
+            if (scenario.requiredState !== null) parts.push("requires " + scenario.requiredState);
+            if (scenario.newState !== null) parts.push("sets " + scenario.newState);
+            return scenario.name + " (now " + scenario.state + ")" + (parts.length ? ": " + parts.join(", ") : "");
           }
 
           async function loadScenarios() {

@@ -40,6 +40,8 @@ public final class StubEngine: HTTPHandler {
     ///   - store: The stubs to serve.
     ///   - journalCapacity: The most serve events kept (0 turns the journal off).
     ///   - journalMaxBodyBytes: The most request-body bytes the journal keeps; older events go first beyond it.
+    ///   - journalMaxResponseBodyBytes: The most response-body bytes the journal keeps (config
+    ///     `journal.maxResponseBodyBytes`); beyond it the oldest events lose their response body.
     ///   - journalTotalBodyBytes: The most request-body bytes this journal and every session's keep together
     ///     (``JournalBodyBudget``).
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
@@ -59,6 +61,7 @@ public final class StubEngine: HTTPHandler {
     ///   - logger: Where to log.
     public init(
         store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
+        journalMaxResponseBodyBytes: Int = 64 << 20,
         journalTotalBodyBytes: Int = 256 << 20, mode: ServeMode = .replay,
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
@@ -73,7 +76,8 @@ public final class StubEngine: HTTPHandler {
         let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes)
         journalBodyBudget = bodyBudget
         journal = RequestJournal(
-            capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes, sharedBudget: bodyBudget)
+            capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes,
+            maxResponseBodyBytes: journalMaxResponseBodyBytes, sharedBudget: bodyBudget)
         info = ServerInfo(mode: mode, baseURL: baseURL, adminBaseURL: adminBaseURL)
         linkRewriter =
             rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil

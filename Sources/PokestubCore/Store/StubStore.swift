@@ -162,6 +162,23 @@ public final class StubStore: Sendable {
         }
     }
 
+    /// Adds a stub just written to a mapping file of its own (a persistent stub), replacing any stub with
+    /// its id: it serves at once, and the next reload's copy from the file replaces it, leaving one stub.
+    ///
+    /// Unlike ``add(_:)``, it does not hide a file stub with the same id but drops it, since the file now holds
+    /// this stub: a reload then keeps the file's copy only.
+    ///
+    /// - Parameter stub: The stub, with its file as its ``StubMapping/source``.
+    public func persisted(_ stub: StubMapping) {
+        change { state in
+            state.runtimeStubs.removeAll { $0.id == stub.id }
+            state.fileStubs.removeAll { $0.id == stub.id }
+            state.hiddenFileIDs.remove(stub.id)
+            state.runtimeStubs.append(stub)
+            return ((), true)
+        }
+    }
+
     /// Removes the stub with this id.
     ///
     /// - Returns: Whether there was one.

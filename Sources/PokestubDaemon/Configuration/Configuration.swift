@@ -36,6 +36,9 @@ public struct Configuration: Sendable, Equatable {
     public var journalMaxEntries = 10_000
     /// The most request-body bytes the journal keeps over all its events; older events go first beyond it.
     public var journalMaxBodyBytes = 64 << 20
+    /// The most response-body bytes the journal keeps over all its events (what the dashboard and HAR export
+    /// show); beyond it the oldest events lose their response body and keep the rest.
+    public var journalMaxResponseBodyBytes = 64 << 20
     /// The most request-body bytes the daemon's journal and every session's keep together.
     public var journalMaxTotalBodyBytes = 256 << 20
     /// The least serious log level written.

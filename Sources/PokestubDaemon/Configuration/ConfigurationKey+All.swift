@@ -14,6 +14,11 @@ extension ConfigurationKey {
             note: "64 MiB of request bodies; older events go first beyond it",
             "request-body bytes the journal keeps; older events go first beyond it"),
         .integer(
+            "journal.maxResponseBodyBytes", \.journalMaxResponseBodyBytes, in: 0...(1 << 40),
+            note:
+                "64 MiB of response bodies; beyond it the oldest events lose theirs (the dashboard and HAR show their size)",
+            "response-body bytes the journal keeps for the dashboard and HAR; the oldest events lose theirs beyond it"),
+        .integer(
             "journal.maxTotalBodyBytes", \.journalMaxTotalBodyBytes, in: 0...(1 << 40),
             note: "256 MiB over the daemon's journal and every session's; a journal past it drops its own oldest",
             "request-body bytes all journals keep together (the daemon's and every session's)"),
