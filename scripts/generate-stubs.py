@@ -276,6 +276,10 @@ LIST_TEMPLATE_LINES = (
     '{"name":"{{name}}","url":"{{url}}"}{{/if}}{{/each}}]}',
 )
 LIST_TEMPLATE_FILE = "list-page.hbs"
+# The templated list stubs' priority: below the default (5), so the plain page stubs answer first.
+LIST_TEMPLATE_PRIORITY = 10
+# `offset` absent or 0, for the first page's stubs.
+OFFSET_ZERO = {"or": [{"absent": True}, {"equalTo": "0"}]}
 # What a result's name and link may hold: nothing the template would have to JSON- or HTML-escape.
 RESULT_TEXT_RE = re.compile(r"[A-Za-z0-9._~:/?#@!$()*+,;%-]+")
 
@@ -321,8 +325,47 @@ def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
         mapping["name"] = f"GET {path}?offset=&limit= (any page)"
         mapping["response"]["transformers"] = ["response-template"]
         mapping["response"]["transformerParameters"] = {"count": count, "results": results}
+        # A fallback: the pages a client reaches by following `next` from the first page are stubs of their
+        # own (below), served without rendering; the template answers every other offset and limit.
+        mapping["priority"] = LIST_TEMPLATE_PRIORITY
         mappings.append(mapping)
     add_mapping(tree, f"{endpoint}/list.json", mappings, endpoint + " (lists)")
+    add_list_pages(tree, endpoint, count, results)
+
+
+def add_list_pages(tree: Tree, endpoint: str, count: int, results: list) -> None:
+    """The pages a client walks by `next` from the first page (offsets 0, 20, 40, ... with limit 20, the last
+    page with its clipped limit) and the whole list (what pokebase asks for), as plain stubs at the default
+    priority: byte for byte what the list's template renders for them (ShippedStubsTests checks it), served
+    without rendering."""
+    group = endpoint + " (lists)"
+
+    def add_page(rel: str, offset: int, limit: int, query: dict) -> None:
+        mappings = []
+        for slash in (True, False):
+            path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
+            folder = "list" if slash else "list-noslash"
+            body_file = f"{endpoint}/{folder}/offset-{offset}-limit-{limit}.json"
+            body = paginate(results, count, endpoint, offset, limit, slash)
+            tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
+            url = f"{path}?offset={offset}&limit={limit}"
+            mappings.append(make_mapping(url, {"urlPath": path, "queryParameters": query}, body_file))
+        add_mapping(tree, rel, mappings, group)
+
+    for offset in range(0, max(count, 1), PAGE_SIZE):
+        query = {
+            "offset": OFFSET_ZERO if offset == 0 else {"equalTo": str(offset)},
+            "limit": {"or": [{"absent": True}, {"equalTo": str(PAGE_SIZE)}]},
+        }
+        add_page(f"{endpoint}/list/offset-{offset}.json", offset, PAGE_SIZE, query)
+    last = ((count - 1) // PAGE_SIZE) * PAGE_SIZE if count > 0 else 0
+    tail = count - last
+    if last > 0 and tail != PAGE_SIZE:
+        query = {"offset": {"equalTo": str(last)}, "limit": {"equalTo": str(tail)}}
+        add_page(f"{endpoint}/list/offset-{last}-limit-{tail}.json", last, tail, query)
+    if count != PAGE_SIZE:
+        query = {"offset": OFFSET_ZERO, "limit": {"equalTo": str(count)}}
+        add_page(f"{endpoint}/list/all.json", 0, count, query)
 
 
 def add_encounters(tree: Tree, source: Path) -> None:
@@ -470,6 +513,14 @@ The mapping holds the whole list in `transformerParameters` (`count`,
 `__files/list-page.hbs` is WireMock 2.35's Handlebars dialect: WireMock
 2.35.1 (`--local-response-templating`) serves the same bytes. A negative number (`offset=-5`, which pokeapi.co
 passes to JavaScript's `slice` as it is) reads as its default.
+
+The pages a client reaches by following `next` from the first page (offsets
+0, 20, 40, ... with limit 20, then the last page with its clipped limit) and
+the whole list (`?limit=<count>`) are plain stubs as well,
+`mappings/<endpoint>/list/*.json`, with bodies under
+`__files/<endpoint>/list/` and `list-noslash/`: the bytes the template renders
+for them (the tests compare every kind), served without rendering. The
+templated stubs have priority 10, below the default 5, so these answer first.
 """
 
 

@@ -51,6 +51,39 @@ struct ShippedStubsTests {
         #expect(results.count == 50)
     }
 
+    @Test("each plain list page is byte for byte what its list's template renders for it, and answers first")
+    func plainPagesEqualTheTemplate() throws {
+        let store = StubStore(root: Repository.stubs)
+        store.reload()
+        let shipped = StubEngine(store: store, journalCapacity: 0)
+        let templated = result.stubs.filter { $0.name?.hasSuffix("(any page)") == true }
+        #expect(templated.count == 14, "one templated stub per list and path form")
+        let onlyTemplates = StubStore(root: nil)
+        for stub in templated { onlyTemplates.add(stub) }
+        let rendering = StubEngine(store: onlyTemplates, journalCapacity: 0)
+        let pages = result.stubs.filter { $0.name?.contains("?offset=") == true && $0.response.template == nil }
+        #expect(pages.count > 200)
+        // The first pages, the last one (its limit clipped) and the whole list of each: every kind of page,
+        // without rendering the longest lists a hundred times over in a debug build.
+        let sample = pages.filter { page in
+            let name = page.name ?? ""
+            return !name.hasSuffix("&limit=20") || ["=0&", "=20&", "=40&"].contains { name.contains("?offset\($0)") }
+        }
+        #expect(sample.count >= 4 * templated.count)
+        for page in sample {
+            let url = String(try #require(page.name).dropFirst("GET ".count))
+            guard case .response(let plain) = shipped.handle(HTTPRequest(method: "GET", rawURL: url)),
+                case .response(let rendered) = rendering.handle(HTTPRequest(method: "GET", rawURL: url))
+            else {
+                Issue.record("\(url): no response")
+                continue
+            }
+            #expect(plain.headers["Matched-Stub-Id"] == page.id.uuidString.lowercased(), "\(url): the plain page answers")
+            #expect(rendered.status == 200 && plain.status == 200, "\(url)")
+            #expect(plain.body.data == rendered.body.data, "\(url): plain page and template differ")
+        }
+    }
+
     @Test(
         "list pages are found whatever the order of offset and limit",
         arguments: [
