@@ -78,7 +78,8 @@ struct ShippedStubsTests {
                 Issue.record("\(url): no response")
                 continue
             }
-            #expect(plain.headers["Matched-Stub-Id"] == page.id.uuidString.lowercased(), "\(url): the plain page answers")
+            #expect(
+                plain.headers["Matched-Stub-Id"] == page.id.uuidString.lowercased(), "\(url): the plain page answers")
             #expect(rendered.status == 200 && plain.status == 200, "\(url)")
             #expect(plain.body.data == rendered.body.data, "\(url): plain page and template differ")
         }
