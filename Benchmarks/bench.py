@@ -50,6 +50,8 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED_POKEMON_1 = REPO.parent / "shared" / "pokeapi" / "api" / "v2" / "pokemon" / "1" / "index.json"
 LIST_PATH = "/api/v2/pokemon/?offset=0&limit=20"
 BIG_PATH = "/api/v2/pokemon/1/"
+# A page no plain stub holds: the pokemon list's response template renders it (it walks the whole list).
+TEMPLATED_PATH = "/api/v2/pokemon?offset=10&limit=20"
 MISS_PATH = "/api/v2/pokemon/9999/"
 POST_PATH = "/api/v2/bench/post"
 POST_RESPONSE = '{"ok":true}'
@@ -61,7 +63,8 @@ MANY_CONNECTIONS = 1000
 BEGIN_MARKER = "<!-- bench:begin -->"
 END_MARKER = "<!-- bench:end -->"
 # Issue 14's targets, printed beside the measurements (ratios are pokestub / nginx in the same run).
-TARGETS = {"list": "1.0x", "big": "1.0x", "miss": "0.8x", "post": "1.0x", "rss": "40 MiB", "start": "50 ms",
+TARGETS = {"list": "1.0x", "templated": "none (shown beside the plain page)", "big": "1.0x", "miss": "0.8x",
+           "post": "1.0x", "rss": "40 MiB", "start": "50 ms",
            "scale": "300 ms; within 10%", "record": "1.6x"}
 
 # wrk calls done() once at the end; it prints what wrk's own summary rounds or leaves out: p99.9, the
@@ -240,6 +243,7 @@ http {{
     listen 127.0.0.1:{port} backlog=4096;
     root {root};
     location = /api/v2/pokemon/ {{ try_files /list.json =404; }}
+    location = /api/v2/pokemon {{ try_files /templated.json =404; }}
     location = /api/v2/pokemon/1/ {{ try_files /pokemon-1.json =404; }}
     location = {MISS_PATH} {{ return 404; }}
     error_page 404 /miss.txt;
@@ -398,20 +402,21 @@ def prepare_nginx_root(work: Path, pokestub_base: str) -> Path:
     root = work / "nginx-root"
     root.mkdir()
     (root / "list.json").write_bytes(urllib_body(pokestub_base + LIST_PATH))
+    (root / "templated.json").write_bytes(urllib_body(pokestub_base + TEMPLATED_PATH))
     (root / "pokemon-1.json").write_bytes(urllib_body(pokestub_base + BIG_PATH))
     (root / "miss.txt").write_bytes(urllib_body(pokestub_base + MISS_PATH))
     return root
 
 
 def scale_root(work: Path, count: int) -> Path:
-    """The pokemon list stub plus `count` generated stubs: a third literal paths, a third path
+    """The pokemon list's plain page stubs plus `count` generated stubs: a third literal paths, a third path
     templates, a third regular expressions."""
     root = work / f"scale-{count}"
     (root / "mappings").mkdir(parents=True)
-    # The list's templated stub and its template (stubs/README.md, "Pagination").
-    (root / "__files").mkdir()
-    shutil.copy(REPO / "stubs" / "mappings" / "pokemon" / "list.json", root / "mappings" / "list.json")
-    shutil.copy(REPO / "stubs" / "__files" / "list-page.hbs", root / "__files" / "list-page.hbs")
+    shutil.copytree(REPO / "stubs" / "mappings" / "pokemon" / "list", root / "mappings" / "list")
+    shutil.copytree(REPO / "stubs" / "__files" / "pokemon" / "list", root / "__files" / "pokemon" / "list")
+    shutil.copytree(REPO / "stubs" / "__files" / "pokemon" / "list-noslash",
+                    root / "__files" / "pokemon" / "list-noslash")
     generated = []
     for index in range(count):
         kind = index % 3
@@ -539,6 +544,7 @@ def main() -> int:
         post_script = wrk_script(work, "post", f'wrk.method = "POST"\nwrk.body = {json.dumps(post_body)}\n'
                                                'wrk.headers["Content-Type"] = "application/json"\n')
         routes = [("list page (1.4 KB)", LIST_PATH, get_script, "list"),
+                  ("templated list page (1.4 KB)", TEMPLATED_PATH, get_script, "templated"),
                   ("pokemon/1 (542 KB)", BIG_PATH, get_script, "big"),
                   ("miss (404 + near misses)", MISS_PATH, get_script, "miss"),
                   (f"POST {len(post_body)} B JSON", POST_PATH, post_script, "post")]
@@ -792,7 +798,7 @@ def urllib_body(url: str) -> bytes:
 
 
 def check_same_bytes(pokestub: str, nginx: str) -> None:
-    for path in (LIST_PATH, BIG_PATH, MISS_PATH):
+    for path in (LIST_PATH, TEMPLATED_PATH, BIG_PATH, MISS_PATH):
         mine, theirs = urllib_body(pokestub + path), urllib_body(nginx + path)
         if mine != theirs:
             raise SystemExit(f"pokestub and nginx do not serve the same bytes for {path}: "
