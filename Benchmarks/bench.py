@@ -1,10 +1,26 @@
 #!/usr/bin/env python3
 """pokestub benchmark: pokestub and nginx serve the same bytes on loopback; wrk drives each in turn.
 
-Prints one table of req/s, p50/p99 latency, peak RSS and start-to-first-answer, each with its ratio to nginx
-measured in the same run, then the scale runs (10 / 1,000 / 10,000 stubs), the memory with a full journal,
-and the record path against a direct libcurl fetch. Every load is bounded by wrk's duration; every process
-started here is stopped at the end. Only 127.0.0.1 is used.
+What it measures, each pokestub figure beside nginx's from the same run:
+- per route (list page, the 542 KB pokemon/1, a miss, a 2 KB POST): req/s and p50/p99/p99.9 latency, with
+  the journal on and off; peak RSS with a full journal; start to first answer;
+- latency under many connections: the list route at 1,000 connections;
+- a slow path cannot hide behind the mean: readers of the list route with and without one client that streams
+  a 4 MiB upload slowly in 64 KiB pieces;
+- 10 / 1,000 / 10,000 generated stubs; the record path against a direct libcurl fetch.
+
+Honesty: the wrk runs of a pokestub/nginx pair run back to back, the order reversed every other round; every
+figure is the median of `--rounds` rounds (each metric's median on its own), and the ratio is the ratio of
+the medians. Every wrk run also reports `other CPU %`: the CPU time the machine spent during the run outside
+the server under test, wrk and this script (busy jiffies of /proc/stat, less the server's processes' utime +
+stime from /proc/PID/stat and the script's and its reaped children's rusage), as a percentage of all cores'
+capacity over the run. Where there is no /proc (macOS) it is `n/a`.
+
+Every load is bounded by wrk's duration (the uploader stops with it); every process started here is stopped
+at the end, also on Ctrl-C, SIGTERM or an error. Only 127.0.0.1 is used.
+
+`--markdown FILE` (`--update-readme` for README.md) writes the result tables between the lines
+`<!-- bench:begin -->` and `<!-- bench:end -->` of FILE, so the README's table comes from one command.
 
 Run through Benchmarks/run.sh, which installs wrk and nginx-light and builds the release binary.
 """
@@ -12,18 +28,23 @@ Run through Benchmarks/run.sh, which installs wrk and nginx-light and builds the
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_POKEMON_1 = REPO.parent / "shared" / "pokeapi" / "api" / "v2" / "pokemon" / "1" / "index.json"
@@ -32,23 +53,33 @@ BIG_PATH = "/api/v2/pokemon/1/"
 MISS_PATH = "/api/v2/pokemon/9999/"
 POST_PATH = "/api/v2/bench/post"
 POST_RESPONSE = '{"ok":true}'
+UPLOAD_PATH = "/api/v2/bench/upload"
+UPLOAD_RESPONSE = '{"uploaded":true}'
+UPLOAD_BYTES = 4 * 1024 * 1024
+UPLOAD_PIECE_BYTES = 64 * 1024
+MANY_CONNECTIONS = 1000
+BEGIN_MARKER = "<!-- bench:begin -->"
+END_MARKER = "<!-- bench:end -->"
+# Issue 14's targets, printed beside the measurements (ratios are pokestub / nginx in the same run).
+TARGETS = {"list": "1.0x", "big": "1.0x", "miss": "0.8x", "post": "1.0x", "rss": "40 MiB", "start": "50 ms",
+           "scale": "300 ms; within 10%", "record": "1.6x"}
+
+# wrk calls done() once at the end; it prints what wrk's own summary rounds or leaves out: p99.9, the
+# exact request count and duration (µs), and the error counters (`status` counts answers of 400 and above).
+DONE_LUA = """
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("bench-result %.0f %.0f %.1f %.1f %.1f %.1f %.0f %.0f %.0f %.0f %.0f\\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    latency:percentile(99.9), latency.max, e.connect, e.read, e.write, e.status, e.timeout))
+end
+"""
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def http_status(url: str, timeout: float = 2.0) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            response.read()
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return 0
 
 
 def wait_until_answering(url: str, started: float, limit: float = 15.0) -> float:
@@ -100,12 +131,65 @@ def children(pid: int) -> list[int]:
     return [int(line) for line in out.split()]
 
 
+class CPUSample:
+    """A snapshot of the CPU time the machine, one set of processes, this script and its reaped children have
+    used, to tell, between two snapshots, how much of the cores went to anything else.
+
+    The machine's busy time is /proc/stat's first line (user + nice + system + irq + softirq + steal; guest
+    time is already in user and nice) and its capacity the sum of all its fields but the guest ones, in clock
+    ticks (proc(5)); a process's is utime + stime from /proc/PID/stat (fields 14 and 15, all its threads).
+    This script's own time and its waited-for children's (wrk, once it has exited) come from getrusage(2).
+    Without /proc (macOS) nothing is sampled and the result is None."""
+
+    TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def __init__(self, pids: list[int]):
+        self.machine = self._machine()
+        self.processes = sum(self._process(pid) for pid in pids) if self.machine else 0
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.harness = (own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime) * self.TICKS
+
+    @staticmethod
+    def _machine() -> tuple[int, int] | None:
+        try:
+            fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        except (OSError, ValueError):
+            return None
+        user, nice, system, idle, iowait, irq, softirq, steal = fields + [0] * (8 - len(fields))
+        return user + nice + system + irq + softirq + steal, sum(fields)
+
+    @staticmethod
+    def _process(pid: int) -> int:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return 0
+        fields = stat.rsplit(")", 1)[1].split()  # the command name, in parentheses, may hold spaces
+        return int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 counting from pid
+
+    @staticmethod
+    def other_percent(before: "CPUSample", after: "CPUSample") -> float | None:
+        """Percent of all cores' capacity between the samples used by processes other than the sampled ones,
+        this script and its reaped children; None without /proc."""
+        if not before.machine or not after.machine:
+            return None
+        busy = after.machine[0] - before.machine[0]
+        capacity = after.machine[1] - before.machine[1]
+        ours = (after.processes - before.processes) + (after.harness - before.harness)
+        return max(0.0, (busy - ours) / capacity * 100) if capacity > 0 else None
+
+
 class Server:
     def __init__(self, name: str, process: subprocess.Popen, base: str, start_seconds: float):
         self.name, self.process, self.base, self.start_seconds = name, process, base, start_seconds
+        self._pids: list[int] | None = None
 
     def pids(self) -> list[int]:
-        return [self.process.pid] + children(self.process.pid)
+        """The server's process and its children (nginx's workers), listed once: they stay for its life."""
+        if self._pids is None:
+            self._pids = [self.process.pid] + children(self.process.pid)
+        return self._pids
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -117,7 +201,8 @@ class Server:
                 self.process.wait()
 
 
-def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None = None) -> Server:
+def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None = None,
+                   name: str = "pokestub") -> Server:
     port = free_port()
     started = time.monotonic()
     process = subprocess.Popen(
@@ -126,8 +211,12 @@ def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    seconds = wait_until_answering(base + probe, started)
-    return Server("pokestub", process, base, seconds)
+    try:
+        seconds = wait_until_answering(base + probe, started)
+    except BaseException:
+        Server(name, process, base, 0).stop()
+        raise
+    return Server(name, process, base, seconds)
 
 
 def start_nginx(root: Path, work: Path, probe: str) -> Server:
@@ -148,7 +237,7 @@ http {{
   uwsgi_temp_path {work}/nginx-uwsgi;
   scgi_temp_path {work}/nginx-scgi;
   server {{
-    listen 127.0.0.1:{port};
+    listen 127.0.0.1:{port} backlog=4096;
     root {root};
     location = /api/v2/pokemon/ {{ try_files /list.json =404; }}
     location = /api/v2/pokemon/1/ {{ try_files /pokemon-1.json =404; }}
@@ -156,32 +245,130 @@ http {{
     error_page 404 /miss.txt;
     location = /miss.txt {{ internal; default_type "text/plain; charset=utf-8"; }}
     location = {POST_PATH} {{ return 200 '{POST_RESPONSE}'; }}
+    location = {UPLOAD_PATH} {{ client_max_body_size 16m; return 200 '{UPLOAD_RESPONSE}'; }}
   }}
 }}
 """)
     started = time.monotonic()
     process = subprocess.Popen(["nginx", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    seconds = wait_until_answering(base + probe, started)
+    try:
+        seconds = wait_until_answering(base + probe, started)
+    except BaseException:
+        Server("nginx", process, base, 0).stop()
+        raise
     return Server("nginx", process, base, seconds)
 
 
-def wrk(url: str, seconds: int, connections: int, script: Path | None = None) -> dict:
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
-    if script:
-        command += ["-s", str(script)]
-    out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds + 60).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+def wrk_script(work: Path, name: str, lines: str = "") -> Path:
+    """A wrk Lua script: `lines` (method, body, headers), then the done() that prints the figures read here."""
+    script = work / f"{name}.lua"
+    script.write_text(lines + DONE_LUA)
+    return script
 
-    def latency(label: str) -> float:
-        match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
-        if not match:
-            return float("nan")
-        value, unit = float(match.group(1)), match.group(2)
-        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
-    errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": rps, "p50": latency("50"), "p99": latency("99"), "errors": errors.group(1) if errors else ""}
+def wrk(server: Server, path: str, seconds: int, connections: int, script: Path) -> dict:
+    """One wrk run against `server`, bounded by `seconds` (and killed 60 s after that). Latencies in ms."""
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(script),
+               server.base + path]
+    pids = server.pids()
+    before = CPUSample(pids)
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
+    after = CPUSample(pids)
+    match = re.search(r"^bench-result (.*)$", completed.stdout, re.M)
+    if not match:
+        raise RuntimeError(f"wrk printed no result for {server.name} {path}: {completed.stdout[-400:]!r} "
+                           f"{completed.stderr[-400:]!r}")
+    requests, duration_us, p50, p99, p999, most, *errors = (float(value) for value in match.group(1).split())
+    errors_by_kind = {kind: int(count) for kind, count in zip(("connect", "read", "write", "status", "timeout"),
+                                                             errors)}
+    return {"rps": requests / (duration_us / 1e6) if duration_us else 0.0, "p50": p50 / 1000, "p99": p99 / 1000,
+            "p99_9": p999 / 1000, "max": most / 1000, "requests": int(requests), "errors": errors_by_kind,
+            "other_cpu_percent": CPUSample.other_percent(before, after)}
+
+
+def median_of(runs: list[dict]) -> dict:
+    """Each metric's median over the rounds on its own; the error counters summed; the rounds kept."""
+    summary: dict = {}
+    for key in ("rps", "p50", "p99", "p99_9", "max", "other_cpu_percent"):
+        values = [run[key] for run in runs if run.get(key) is not None]
+        summary[key] = statistics.median(values) if values else None
+    summary["errors"] = {kind: sum(run["errors"][kind] for run in runs) for kind in runs[0]["errors"]}
+    summary["rounds"] = runs
+    return summary
+
+
+def in_rounds(runs: list[tuple[str, str, Callable[[], dict]]], rounds: int) -> dict[str, dict]:
+    """Runs every (group, member, run) of `runs` once per round, in the given order in even rounds and in the
+    reverse order in odd ones (so pokestub and nginx, listed next to each other, swap who goes first), and
+    returns each `group/member`'s median over the rounds."""
+    results: dict[str, list[dict]] = collections.defaultdict(list)
+    for round_index in range(rounds):
+        order = runs if round_index % 2 == 0 else list(reversed(runs))
+        for group, member, run in order:
+            result = run()
+            results[f"{group}/{member}"].append(result)
+            print(f"  round {round_index + 1}/{rounds} {group}, {member}: {result['rps']:,.0f} req/s, "
+                  f"p50 {result['p50']:.2f} ms, p99 {result['p99']:.2f} ms, p99.9 {result['p99_9']:.2f} ms, "
+                  f"other CPU {percent(result['other_cpu_percent'])}{error_note(result['errors'], group)}",
+                  flush=True)
+    return {key: median_of(value) for key, value in results.items()}
+
+
+class SlowUploader:
+    """One client that POSTs `UPLOAD_BYTES` to `UPLOAD_PATH` in `UPLOAD_PIECE_BYTES` pieces with a
+    `Content-Length`, the pieces spread evenly over `upload_seconds`, one upload after another on a new
+    connection each, until stopped. Used as a context manager: it stops at the end of the `with` block, the
+    upload then under way closed unfinished (counted as `aborted`)."""
+
+    def __init__(self, base: str, upload_seconds: float):
+        self.port = int(base.rsplit(":", 1)[1])
+        self.interval = upload_seconds / (UPLOAD_BYTES // UPLOAD_PIECE_BYTES)
+        self.stopping = threading.Event()
+        self.statuses: collections.Counter = collections.Counter()
+        self.aborted = 0
+        self.failures: list[str] = []
+        self.thread = threading.Thread(target=self._run, name="slow-uploader", daemon=True)
+
+    def __enter__(self) -> "SlowUploader":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=15)
+
+    def summary(self) -> dict:
+        return {"completed": dict(self.statuses), "aborted": self.aborted, "failures": self.failures[:5]}
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                self._upload()
+            except OSError as error:
+                self.failures.append(f"{type(error).__name__}: {error}")
+                self.stopping.wait(0.1)  # a refused or reset connection: not a tight loop
+
+    def _upload(self) -> None:
+        head = (f"POST {UPLOAD_PATH} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                f"Content-Type: application/octet-stream\r\nContent-Length: {UPLOAD_BYTES}\r\n"
+                "Connection: close\r\n\r\n").encode()
+        piece = b"u" * UPLOAD_PIECE_BYTES
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as sock:
+            sock.sendall(head)
+            for _ in range(UPLOAD_BYTES // UPLOAD_PIECE_BYTES):
+                if self.stopping.wait(self.interval):
+                    self.aborted += 1
+                    return
+                sock.sendall(piece)
+            answer = b""
+            while b"\r\n" not in answer:
+                received = sock.recv(4096)
+                if not received:
+                    break
+                answer += received
+            status = answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/1.") else "no answer"
+            self.statuses[status] += 1
 
 
 def mapping(directory: Path, name: str, body: dict) -> None:
@@ -190,13 +377,18 @@ def mapping(directory: Path, name: str, body: dict) -> None:
 
 
 def prepare_stub_root(work: Path) -> Path:
-    """The shipped stubs, with pokemon 1 as the 542 KB file as stored in shared/pokeapi, and a POST stub."""
+    """The shipped stubs, with pokemon 1 as the 542 KB file as stored in shared/pokeapi, a POST stub and an
+    upload stub (any body; the slow uploader's)."""
     root = work / "stubs"
     shutil.copytree(REPO / "stubs", root)
     shutil.copyfile(SHARED_POKEMON_1, root / "__files" / "pokemon" / "1.json")
     mapping(root / "mappings" / "bench", "post.json", {
         "request": {"method": "POST", "urlPath": POST_PATH},
         "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": POST_RESPONSE},
+    })
+    mapping(root / "mappings" / "bench", "upload.json", {
+        "request": {"method": "POST", "urlPath": UPLOAD_PATH},
+        "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": UPLOAD_RESPONSE},
     })
     return root
 
@@ -234,47 +426,137 @@ def scale_root(work: Path, count: int) -> Path:
     return root
 
 
-def ratio(value: float, reference: float) -> str:
-    return f"{value / reference:.2f}x" if reference else "n/a"
+def ratio(value: float | None, reference: float | None) -> str:
+    return f"{value / reference:.2f}x" if value is not None and reference else "n/a"
+
+
+def percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0f}%"
+
+
+def error_note(errors: dict, group: str = "") -> str:
+    """`errors` as a short note, empty when there are none; 404s are expected on the miss route."""
+    shown = {kind: count for kind, count in errors.items()
+             if count and not (kind == "status" and group.startswith("miss"))}
+    if not shown:
+        return ""
+    return " (" + ", ".join(f"{count:,} {'answers >= 400' if kind == 'status' else kind + ' errors'}"
+                            for kind, count in shown.items()) + ")"
+
+
+def raise_open_file_limit(needed: int) -> str:
+    """Raises this process's soft RLIMIT_NOFILE (inherited by wrk, nginx and pokestub) to `needed` where it
+    is lower and the hard limit allows; returns a note for the output."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass  # macOS refuses values above kern.maxfilesperproc; the note below says what is in force
+        raised = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        return f"open files: soft limit raised from {soft} to {raised} for the servers and wrk"
+    return f"open files: soft limit {soft if soft != resource.RLIM_INFINITY else 'unlimited'}"
+
+
+def pokestub_connection_limit(binary: str) -> int | None:
+    """pokestub's default `limits.maxConnections`, as `serve --help` prints it; None where it does not."""
+    try:
+        out = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    # The option's description runs until the next option; its default is written `(default 1024)`.
+    match = re.search(r"--limits-max-connections\b(.*?)(?:\n\s*--|\Z)", out.stdout + out.stderr, re.S)
+    default = re.search(r"\(default (\d+)\)", match.group(1)) if match else None
+    return int(default.group(1)) if default else None
+
+
+def command_line(*command: str) -> str:
+    """The first line `command` prints (on either stream), or `unknown`."""
+    try:
+        out = subprocess.run(list(command), capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    lines = (out.stdout + out.stderr).strip().splitlines()
+    return lines[0].strip() if lines else "unknown"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=str(REPO / ".build" / "release" / "pokestub"))
-    parser.add_argument("--quick", action="store_true", help="short run for CI: 1 s per route, scale 10 and 1000")
+    parser.add_argument("--quick", action="store_true",
+                        help="short run for CI: 1 s per wrk run, 1 round, scale 10 and 1000")
     parser.add_argument("--duration", type=int, help="seconds per wrk run (default 8, quick 1)")
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--rounds", type=int,
+                        help="rounds of every pokestub/nginx pair; figures are their medians (default 3, quick 1)")
     parser.add_argument("--json", help="also write the results as JSON to this file")
+    parser.add_argument("--markdown", metavar="FILE",
+                        help=f"write the result tables into FILE between {BEGIN_MARKER} and {END_MARKER} "
+                             "(a new FILE is created with them)")
+    parser.add_argument("--update-readme", action="store_true", help="--markdown README.md")
     parser.add_argument("--only", choices=["record"],
                         help="run one part only: `record` times the record path (and proxy mode) against nginx")
     parser.add_argument("--record-requests", type=int,
                         help="sequential GETs per record-path timing (default 300, quick 50)")
-    parser.add_argument("--rounds", type=int, default=2, help="record-path timings: the best of this many rounds")
+    parser.add_argument("--record-rounds", type=int, default=2,
+                        help="record-path timings: the best of this many rounds (default 2)")
     parser.add_argument("--compare", metavar="BINARY",
                         help="with --only record: also time this pokestub binary (say, a build of main) in the same run")
     args = parser.parse_args()
+    if args.update_readme:
+        args.markdown = str(REPO / "README.md")
+    if args.markdown:
+        if args.only:
+            parser.error("--markdown and --update-readme need the full run (no --only)")
+        check_markers(Path(args.markdown))
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda number, _: sys.exit(128 + number))  # runs the `finally` that stops servers
+
     record_requests = args.record_requests or (50 if args.quick else 300)
     seconds = args.duration or (1 if args.quick else 8)
+    rounds = args.rounds or (1 if args.quick else 3)
     scales = [10, 1000] if args.quick else [10, 1000, 10000]
-    results: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
-                     "wrk": f"-t2 -c{args.connections} -d{seconds}s"}
+    results: dict = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "versions": {"pokestub": command_line("git", "-C", str(REPO), "describe", "--always", "--dirty"),
+                     "swift": command_line("swift", "--version"), "nginx": command_line("nginx", "-v"),
+                     "wrk": command_line("wrk", "-v").split(" Copyright")[0]},
+        "wrk": f"-t2 -c{args.connections} -d{seconds}s", "rounds": rounds,
+        "open_files": raise_open_file_limit(4 * MANY_CONNECTIONS + 1024),
+    }
     servers: list[Server] = []
     work = Path(tempfile.mkdtemp(prefix="pokestub-bench-"))
     work.chmod(0o755)  # nginx workers run as another user and must read the files
     try:
         stubs = prepare_stub_root(work)
-        post_script = work / "post.lua"
         team: list = []
         while len(json.dumps({"team": team})) < 1990:
             team.append({"name": f"pokemon-{len(team)}", "level": len(team), "moves": ["tackle", "growl"]})
         post_body = json.dumps({"team": team})
-        post_script.write_text(f'wrk.method = "POST"\nwrk.body = {json.dumps(post_body)}\n'
-                               'wrk.headers["Content-Type"] = "application/json"\n')
-        routes = [("list page (1.4 KB)", LIST_PATH, None), ("pokemon/1 (542 KB)", BIG_PATH, None),
-                  ("miss (404 + near misses)", MISS_PATH, None), (f"POST {len(post_body)} B JSON", POST_PATH,
-                                                                  post_script)]
+        get_script = wrk_script(work, "get")
+        post_script = wrk_script(work, "post", f'wrk.method = "POST"\nwrk.body = {json.dumps(post_body)}\n'
+                                               'wrk.headers["Content-Type"] = "application/json"\n')
+        routes = [("list page (1.4 KB)", LIST_PATH, get_script, "list"),
+                  ("pokemon/1 (542 KB)", BIG_PATH, get_script, "big"),
+                  ("miss (404 + near misses)", MISS_PATH, get_script, "miss"),
+                  (f"POST {len(post_body)} B JSON", POST_PATH, post_script, "post")]
 
-        pokestub = start_pokestub(args.binary, stubs, BIG_PATH)
+        # The 1,000-connection run needs pokestub to admit that many at once (and a probe beside them).
+        default_limit = pokestub_connection_limit(args.binary)
+        needed = MANY_CONNECTIONS + 16
+        limit_flags: list[str] = []
+        if default_limit is None or default_limit < needed:
+            limit_flags = ["--limits-max-connections", str(max(needed, 1024))]
+            results["connection_limit"] = (f"pokestub runs with {' '.join(limit_flags)} (its default, "
+                                           f"{default_limit or 'not found in serve --help'}, admits fewer than "
+                                           f"the {MANY_CONNECTIONS:,}-connection run needs)")
+        else:
+            results["connection_limit"] = (f"pokestub's default limits.maxConnections ({default_limit:,}) admits "
+                                           f"the {MANY_CONNECTIONS:,}-connection run; no flag passed")
+
+        pokestub = start_pokestub(args.binary, stubs, BIG_PATH, limit_flags)
         servers.append(pokestub)
         nginx = start_nginx(prepare_nginx_root(work, pokestub.base), work, BIG_PATH)
         servers.append(nginx)
@@ -284,101 +566,221 @@ def main() -> int:
             servers.remove(pokestub)
             # Direct timings before and after, the best of them for every ratio: other load on the machine
             # only ever makes a timing longer.
-            direct = direct_timing(nginx.base, record_requests, args.rounds)
+            direct = direct_timing(nginx.base, record_requests, args.record_rounds)
             if args.compare:
                 results["record_compare"] = record_overhead(args.compare, nginx.base, work / "compare",
-                                                            record_requests, args.rounds, direct)
-            results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.rounds, direct)
-            direct = min(direct, direct_timing(nginx.base, record_requests, args.rounds))
+                                                            record_requests, args.record_rounds, direct)
+            results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.record_rounds,
+                                                direct)
+            direct = min(direct, direct_timing(nginx.base, record_requests, args.record_rounds))
             for name, binary in (("record_compare", args.compare), ("record", args.binary)):
                 if results.get(name):
                     results[name]["direct_ms"] = direct
-                    print(f"\n{binary}:", end="")
-                    print_record(results[name])
-            return finish(args, results)
+                    print(f"\n{binary}:")
+                    print("\n".join(record_lines(results[name])))
+            return finish(args, results, None)
 
-        rows = []
-        for label, path, script in routes:
-            reference = wrk(nginx.base + path, seconds, args.connections, script)
-            measured = wrk(pokestub.base + path, seconds, args.connections, script)
-            rows.append((label, measured, reference))
+        quiet = start_pokestub(args.binary, stubs, BIG_PATH, ["--journal-max-entries", "0", *limit_flags],
+                               "pokestub, journal off")
+        servers.append(quiet)
+        print(f"pokestub benchmark: {rounds} round(s), wrk {results['wrk']}; {results['machine']}", flush=True)
+        runs = []
+        for label, path, script, _ in routes:
+            for name, server in (("pokestub", pokestub), ("nginx", nginx), ("journal off", quiet)):
+                runs.append((label, name, lambda server=server, path=path, script=script:
+                             wrk(server, path, seconds, args.connections, script)))
+        measured = in_rounds(runs, rounds)
+        quiet.stop()
+        servers.remove(quiet)
+        results["routes"] = [{"route": label, "target": TARGETS[key], "pokestub": measured[f"{label}/pokestub"],
+                              "nginx": measured[f"{label}/nginx"],
+                              "journal_off": measured[f"{label}/journal off"]} for label, _, _, key in routes]
         fill_journal(pokestub.base)
-        journal_full_rss = peak_rss_kib(pokestub.pids())
-        results["routes"] = [{"route": label, "pokestub": m, "nginx": r} for label, m, r in rows]
-        results["peak_rss_kib"] = {"pokestub_full_journal": journal_full_rss, "nginx": peak_rss_kib(nginx.pids())}
+        results["peak_rss_kib"] = {"pokestub_full_journal": peak_rss_kib(pokestub.pids()),
+                                   "nginx": peak_rss_kib(nginx.pids())}
         results["start_seconds"] = {"pokestub": pokestub.start_seconds, "nginx": nginx.start_seconds}
+
+        # Latency where the mean hides it: many connections, and readers beside one slow upload.
+        upload_seconds = max(0.5, seconds / 4)  # three or four uploads end inside a run
+        uploads: dict[str, list[dict]] = collections.defaultdict(list)
+
+        def with_uploader(server: Server) -> dict:
+            with SlowUploader(server.base, upload_seconds) as uploader:
+                result = wrk(server, LIST_PATH, seconds, args.connections, get_script)
+            uploads[server.name].append(uploader.summary())
+            return result
+
+        many = f"list page, {MANY_CONNECTIONS:,} connections"
+        quiet_readers = f"list page, {args.connections} readers"
+        busy_readers = f"list page, {args.connections} readers + 1 slow upload"
+        runs = []
+        for name, server in (("pokestub", pokestub), ("nginx", nginx)):
+            runs.append((many, name, lambda server=server: wrk(server, LIST_PATH, seconds, MANY_CONNECTIONS,
+                                                               get_script)))
+        for name, server in (("pokestub", pokestub), ("nginx", nginx)):
+            runs.append((quiet_readers, name, lambda server=server: wrk(server, LIST_PATH, seconds,
+                                                                        args.connections, get_script)))
+            runs.append((busy_readers, name, lambda server=server: with_uploader(server)))
+        measured = in_rounds(runs, rounds)
+        results["latency"] = [{"run": label, "pokestub": measured[f"{label}/pokestub"],
+                               "nginx": measured[f"{label}/nginx"]}
+                              for label in (many, quiet_readers, busy_readers)]
+        results["uploads"] = {"bytes": UPLOAD_BYTES, "piece_bytes": UPLOAD_PIECE_BYTES,
+                              "seconds_per_upload": upload_seconds, "by_server": dict(uploads)}
         pokestub.stop()
         servers.remove(pokestub)
 
-        quiet = start_pokestub(args.binary, stubs, BIG_PATH, ["--journal-max-entries", "0"])
-        servers.append(quiet)
-        journal_off = []
-        for label, path, script in routes:
-            journal_off.append((label, wrk(quiet.base + path, seconds, args.connections, script)))
-        quiet.stop()
-        servers.remove(quiet)
-        results["journal_off"] = [{"route": label, "pokestub": m} for label, m in journal_off]
-
-        print(f"\npokestub benchmark, {results['date']}, {results['machine']}, wrk {results['wrk']}")
-        print("ratios are pokestub / nginx from this run (req/s: higher is better; latency, RSS, start: lower)\n")
-        print(f"| route | pokestub req/s | nginx req/s | ratio | p50 ms (ratio) | p99 ms (ratio) | journal off req/s (ratio) |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for (label, measured, reference), (_, off) in zip(rows, journal_off):
-            print(f"| {label} | {measured['rps']:,.0f} | {reference['rps']:,.0f} | "
-                  f"{ratio(measured['rps'], reference['rps'])} | {measured['p50']:.2f} ({ratio(measured['p50'], reference['p50'])}) | "
-                  f"{measured['p99']:.2f} ({ratio(measured['p99'], reference['p99'])}) | "
-                  f"{off['rps']:,.0f} ({ratio(off['rps'], reference['rps'])}) |")
-            for name, result in (("pokestub", measured), ("nginx", reference), ("pokestub, journal off", off)):
-                if result["errors"]:
-                    print(f"|   {name} socket errors: {result['errors']} | | | | | | |")
-        nginx_rss = results["peak_rss_kib"]["nginx"]
-        print(f"\npeak RSS, shipped stubs + full 10,000-entry journal: pokestub {journal_full_rss / 1024:.1f} MiB; "
-              f"nginx (master + workers) {nginx_rss / 1024:.1f} MiB ({ratio(journal_full_rss, nginx_rss)})")
-        print(f"start to first answer: pokestub {pokestub.start_seconds * 1000:.1f} ms (1918 shipped stubs, "
-              f"20 MB of bodies); nginx {nginx.start_seconds * 1000:.1f} ms "
-              f"({ratio(pokestub.start_seconds, nginx.start_seconds)})")
-
-        print("\n| stubs | start to first answer ms | list req/s | ratio to 10 stubs |")
-        print("| ---: | ---: | ---: | ---: |")
-        baseline = None
         results["scale"] = []
         for count in scales:
             server = start_pokestub(args.binary, scale_root(work, count), LIST_PATH)
             servers.append(server)
-            measured = wrk(server.base + LIST_PATH, seconds, args.connections)
-            baseline = baseline or measured["rps"]
-            print(f"| {count:,} | {server.start_seconds * 1000:.1f} | {measured['rps']:,.0f} | "
-                  f"{ratio(measured['rps'], baseline)} |")
-            results["scale"].append({"stubs": count, "start_seconds": server.start_seconds, "rps": measured["rps"]})
+            result = wrk(server, LIST_PATH, seconds, args.connections, get_script)
+            results["scale"].append({"stubs": count, "start_seconds": server.start_seconds, "rps": result["rps"],
+                                     "other_cpu_percent": result["other_cpu_percent"]})
             server.stop()
             servers.remove(server)
 
-        results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.rounds)
-        print_record(results["record"])
+        results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.record_rounds)
     finally:
         for server in servers:
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
-    return finish(args, results)
+    report = report_lines(results)
+    print("\n" + "\n".join(report))
+    return finish(args, results, report)
 
 
-def finish(args: argparse.Namespace, results: dict) -> int:
+def report_lines(results: dict) -> list[str]:
+    """The results as Markdown: a heading line, the tables and notes; printed, and written by --markdown."""
+    versions = results["versions"]
+    lines = [
+        f"pokestub benchmark, {results['date']}: {results['machine']}; load average at start "
+        f"{', '.join(f'{value:.1f}' for value in results['load_average'] or [])}; pokestub {versions['pokestub']}, "
+        f"{versions['swift']}, {versions['nginx']}, {versions['wrk']}; wrk {results['wrk']}; every figure the "
+        f"median of {results['rounds']} round(s), pokestub and nginx back to back in alternating order. Ratios "
+        "are pokestub / nginx from this run (req/s: higher is better; latency, RSS, start: lower). "
+        "`other CPU %`: share of all cores used during the runs by processes other than the server, wrk and "
+        "the benchmark (pokestub / nginx / journal off).",
+        "",
+        "| route | pokestub req/s | nginx req/s | ratio | target | p50 ms (ratio) | p99 ms (ratio) "
+        "| p99.9 ms (ratio) | journal off req/s (ratio) | other CPU % |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in results["routes"]:
+        mine, theirs, off = row["pokestub"], row["nginx"], row["journal_off"]
+        lines.append(
+            f"| {row['route']} | {mine['rps']:,.0f} | {theirs['rps']:,.0f} | **{ratio(mine['rps'], theirs['rps'])}** "
+            f"| {row['target']} | " + " | ".join(f"{mine[key]:.2f} ({ratio(mine[key], theirs[key])})"
+                                                for key in ("p50", "p99", "p99_9"))
+            + f" | {off['rps']:,.0f} ({ratio(off['rps'], theirs['rps'])}) | "
+            + " / ".join(percent(run["other_cpu_percent"]) for run in (mine, theirs, off)) + " |")
+    for row in results["routes"]:
+        for name in ("pokestub", "nginx", "journal_off"):
+            note = error_note(row[name]["errors"], "miss" if row["route"].startswith("miss") else "")
+            if note:
+                lines.append(f"|   {row['route']}, {name}:{note} | | | | | | | | | |")
+
+    rss, start = results["peak_rss_kib"], results["start_seconds"]
+    lines += [
+        "",
+        f"- peak RSS, shipped stubs + full 10,000-entry journal: pokestub **{rss['pokestub_full_journal'] / 1024:.1f} "
+        f"MiB**; nginx (master + workers) {rss['nginx'] / 1024:.1f} MiB "
+        f"({ratio(rss['pokestub_full_journal'], rss['nginx'])}); target {TARGETS['rss']}",
+        f"- start to first answer, shipped stubs: pokestub **{start['pokestub'] * 1000:.1f} ms**; nginx "
+        f"{start['nginx'] * 1000:.1f} ms ({ratio(start['pokestub'], start['nginx'])}); target {TARGETS['start']}",
+        "",
+        "Latency where the mean hides it (list page; ratios pokestub / nginx):",
+        "",
+        "| run | server | req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | other CPU % |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
+    ]
+    for row in results["latency"]:
+        mine, theirs = row["pokestub"], row["nginx"]
+        for name, run in (("pokestub", mine), ("nginx", theirs)):
+            figures = [f"{run[key]:.2f}" + (f" ({ratio(mine[key], theirs[key])})" if run is mine else "")
+                       for key in ("p50", "p99", "p99_9", "max")]
+            rps = f"{run['rps']:,.0f}" + (f" ({ratio(mine['rps'], theirs['rps'])})" if run is mine else "")
+            errors = error_note(run["errors"]).strip(" ()") or "none"
+            lines.append(f"| {row['run'] if run is mine else ''} | {name} | {rps} | {' | '.join(figures)} "
+                         f"| {errors} | {percent(run['other_cpu_percent'])} |")
+    uploads = results["uploads"]
+    outcomes = []
+    for name, summaries in uploads["by_server"].items():
+        answered: collections.Counter = collections.Counter()
+        for summary in summaries:
+            answered.update(summary["completed"])
+        failures = [failure for summary in summaries for failure in summary["failures"]]
+        outcomes.append(f"{name}: " + (", ".join(f"{count} answered {status}" for status, count in answered.items())
+                                       or "none answered")
+                        + f", {sum(summary['aborted'] for summary in summaries)} cut off at the end of a run"
+                        + (f", {len(failures)} failed ({'; '.join(failures[:2])})" if failures else ""))
+    done = "; ".join(outcomes)
+    lines += [
+        "",
+        f"- the slow upload: {uploads['bytes'] // (1024 * 1024)} MiB POSTed with a `Content-Length` in "
+        f"{uploads['piece_bytes'] // 1024} KiB pieces spread over {uploads['seconds_per_upload']:g} s, one upload "
+        f"after another on a new connection while wrk reads; {done}. nginx answers `return 200` and discards "
+        "the body; pokestub reads it, matches it and keeps it in the journal.",
+        f"- {results['connection_limit']}; {results['open_files']}.",
+        "",
+        "| stubs | start to first answer ms | list req/s | ratio to 10 stubs | other CPU % |",
+        "| ---: | ---: | ---: | ---: | ---: |",
+    ]
+    baseline = results["scale"][0]["rps"] if results["scale"] else None
+    for row in results["scale"]:
+        lines.append(f"| {row['stubs']:,} | {row['start_seconds'] * 1000:.1f} | {row['rps']:,.0f} | "
+                     f"{ratio(row['rps'], baseline)} | {percent(row['other_cpu_percent'])} |")
+    lines += ["", f"(one run each; target for 10,000 stubs: {TARGETS['scale']})", ""]
+    lines += record_lines(results["record"])
+    return lines
+
+
+def record_lines(record: dict | None) -> list[str]:
+    if not record:
+        return ["record path: skipped (this build has no record mode)"]
+    return [
+        f"record path: {record['requests']} sequential GETs of {BIG_PATH} (curl, one reused connection), "
+        f"best of {record['rounds']} (target {TARGETS['record']}):",
+        "",
+        f"- direct to nginx: {record['direct_ms']:.0f} ms",
+        f"- through `pokestub --mode record`: {record['through_ms']:.0f} ms "
+        f"(**{ratio(record['through_ms'], record['direct_ms'])}**)",
+        f"- through `pokestub --mode proxy`: {record['proxy_ms']:.0f} ms "
+        f"({ratio(record['proxy_ms'], record['direct_ms'])})",
+    ]
+
+
+def check_markers(path: Path) -> None:
+    """Stops before the run when `path` exists without both markers in order (nothing of it is replaced)."""
+    if not path.exists():
+        return
+    text = path.read_text()
+    begin, end = text.find(BEGIN_MARKER), text.find(END_MARKER)
+    if begin < 0 or end < begin:
+        raise SystemExit(f"{path} has no {BEGIN_MARKER} ... {END_MARKER} section to write the tables into; "
+                         "add the two lines where the tables go")
+
+
+def write_markdown(path: Path, report: list[str]) -> None:
+    """Replaces what lies between the markers in `path` with `report` (a new file gets the markers)."""
+    block = (f"{BEGIN_MARKER}\n<!-- written by `Benchmarks/run.sh --markdown`: rerun it rather than editing -->\n"
+             + "\n".join(report) + f"\n{END_MARKER}")
+    if not path.exists():
+        path.write_text(block + "\n")
+        return
+    check_markers(path)
+    text = path.read_text()
+    begin, end = text.find(BEGIN_MARKER), text.find(END_MARKER)
+    path.write_text(text[:begin] + block + text[end + len(END_MARKER):])
+    print(f"\nwrote the tables into {path}")
+
+
+def finish(args: argparse.Namespace, results: dict, report: list[str] | None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
+    if args.markdown and report is not None:
+        write_markdown(Path(args.markdown), report)
     return 0
-
-
-def print_record(record: dict | None) -> None:
-    if not record:
-        print("\nrecord path: skipped (this build has no record mode)")
-        return
-    print(f"\nrecord path: {record['requests']} sequential GETs of {BIG_PATH} (curl, one reused connection), "
-          f"best of {record['rounds']}:")
-    print(f"  direct to nginx                 {record['direct_ms']:7.0f} ms")
-    print(f"  through `pokestub --mode record` {record['through_ms']:6.0f} ms "
-          f"({ratio(record['through_ms'], record['direct_ms'])})")
-    print(f"  through `pokestub --mode proxy`  {record['proxy_ms']:6.0f} ms "
-          f"({ratio(record['proxy_ms'], record['direct_ms'])})")
 
 
 def urllib_body(url: str) -> bytes:
@@ -428,8 +830,8 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: 
         (root / "mappings").mkdir(parents=True)
         port = free_port()
         process = subprocess.Popen(
-            [binary, "serve", "--port", str(port), "--stubs", str(root), "--mode", mode, "--upstream", upstream,
-             "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--stubs", str(root), "--mode", mode,
+             "--upstream", upstream, "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         server = Server(f"pokestub-{mode}", process, f"http://127.0.0.1:{port}", 0)
         try:
             try:
@@ -471,9 +873,14 @@ def machine() -> str:
                 cpu = line.split(":", 1)[1].strip()
                 break
     except OSError:
-        pass
+        out = subprocess.run(["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True)
+        cpu = out.stdout.strip() or cpu  # macOS has no /proc/cpuinfo
     return f"{os.cpu_count()} cores, {cpu}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\ninterrupted: every process started here has been stopped", file=sys.stderr)
+        sys.exit(130)

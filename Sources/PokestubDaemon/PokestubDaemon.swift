@@ -119,7 +119,7 @@ public final class PokestubDaemon: Sendable {
             journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,
-            adminAccess: access,
+            adminAccess: access, allowsShutdown: configuration.adminAllowShutdown,
             baseURL: listener.baseURL, adminBaseURL: adminListener?.baseURL, logger: logger)
         let limits = configuration.limits
         let serverConfiguration = HTTPServerConfiguration(

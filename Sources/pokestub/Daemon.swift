@@ -89,6 +89,11 @@ final class Daemon: Sendable {
         for signal in [SIGINT, SIGTERM] {
             signalSources.append(SignalHandlers.on(signal) { [stopped] in stopped.signal() })
         }
+        // POST /__admin/shutdown stops the daemon as SIGTERM does, after its 200 is handed to the server.
+        daemon.engine.shutdown.setHandler { [stopped, logger] in
+            logger.notice("shutdown requested through the admin API")
+            stopped.signal()
+        }
         let watcher =
             configuration.watchStubs
             ? StubTreeWatcher(root: configuration.stubs) { [self] in reload(trigger: "files changed") } : nil
@@ -133,7 +138,7 @@ final class Daemon: Sendable {
         }
     }
 
-    /// Blocks the calling thread until SIGINT or SIGTERM.
+    /// Blocks the calling thread until SIGINT, SIGTERM or `POST /__admin/shutdown`.
     func waitForStopSignal() {
         stopped.wait()
     }

@@ -179,6 +179,40 @@ struct StubLoaderTests {
         #expect(problem.line == 6)
     }
 
+    @Test("malformed XML in equalToXml and a bad XPath are problems naming the file and the line")
+    func malformedXMLPattern() throws {
+        let xml = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {
+                    "urlPath": "/soap",
+                    "bodyPatterns": [
+                      {"equalToXml": "<order><id>7</id></orde>"}
+                    ]
+                  }
+                }
+                """#))
+        #expect(xml.message.contains("request.bodyPatterns[0].equalToXml: is not well-formed XML"), "\(xml.message)")
+        #expect(xml.line == 5)
+        let xpath = try #require(
+            try problem(
+                #"""
+                {
+                  "request": {
+                    "urlPath": "/soap",
+                    "multipartPatterns": [
+                      {"bodyPatterns": [
+                        {"matchesXPath": "//m:id"}
+                      ]}
+                    ]
+                  }
+                }
+                """#))
+        #expect(xpath.message.contains(#"namespace prefix "m" is not declared"#), "\(xpath.message)")
+        #expect(xpath.line == 6)
+    }
+
     @Test("an unsupported matcher names the matcher and its line")
     func unsupportedMatcher() throws {
         let problem = try #require(

@@ -101,6 +101,9 @@ final class LiveServer: Sendable {
 
     private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
+        // No cookie store: one test's Set-Cookie would otherwise replace the Cookie field a later test sets.
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         configuration.timeoutIntervalForRequest = 20
         configuration.urlCache = nil
         return URLSession(configuration: configuration)

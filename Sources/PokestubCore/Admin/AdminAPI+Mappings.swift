@@ -70,6 +70,12 @@ extension AdminAPI {
         } catch {
             throw .badRequest("Invalid stub mapping", error.description)
         }
+        if !basePath.isEmpty, stub.response.proxy != nil {
+            // A session answers from stubs only: its stubs may not make the daemon call other servers.
+            throw .badRequest(
+                "Invalid stub mapping",
+                "response.proxyBaseUrl: a session's stubs cannot proxy; add the stub to the daemon")
+        }
         if let maxStubs, store.index.stub(id: stub.id) == nil, store.index.count >= maxStubs {
             throw AdminError(
                 status: 429, title: "Too many stubs",

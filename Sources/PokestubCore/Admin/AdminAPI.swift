@@ -14,6 +14,8 @@ import Foundation
 /// | `POST /__admin/requests/count`, `/find`, `/remove` | by request pattern |
 /// | `GET /__admin/requests/unmatched`, `/unmatched/near-misses` | what no stub answered (`?limit=`) |
 /// | `POST /__admin/reset` | journal and runtime stubs |
+/// | `POST /__admin/mappings/save` | write the runtime stubs under `mappings/` (not in a session) |
+/// | `GET, POST /__admin/settings`, `POST /__admin/shutdown` | global `fixedDelay`; stop the daemon (not in a session) |
 /// | `POST /__admin/recordings/start`, `/stop`, `/snapshot`, `GET /__admin/recordings/status` | recording |
 /// | `POST /__admin/requests/reset` | clear the journal (WireMock's older route) |
 /// | `POST /__admin/requests/wait?count=&timeoutMs=` | block until `count` requests match the pattern in the body |
@@ -41,6 +43,10 @@ public struct AdminAPI: Sendable {
     let basePath: String
     /// Where `bodyFileName` of stubs added at run time is read: the daemon's stub root.
     let bodyFilesRoot: String?
+    /// The daemon's global settings, or `nil` in a session (daemon-wide routes answer 403 there).
+    let settings: ServeSettings?
+    /// What `POST /__admin/shutdown` calls, or `nil` in a session.
+    let shutdown: ShutdownTrigger?
 
     /// Creates the admin API over a server's stubs and journal.
     ///
@@ -54,10 +60,15 @@ public struct AdminAPI: Sendable {
     ///   - basePath: The path prefix of the requests this API's journal holds (a session's `/__sessions/{id}`).
     ///   - bodyFilesRoot: The stub root whose `__files/` runtime stubs' `bodyFileName` name; default the
     ///     store's root.
+    ///   - settings: The daemon's global settings behind `/__admin/settings`; `nil` (a session's API) answers 403.
+    ///   - shutdown: What `POST /__admin/shutdown` calls; `nil` (a session's API) answers 403.
     public init(
         store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
-        sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil
+        sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil,
+        settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil
     ) {
+        self.settings = settings
+        self.shutdown = shutdown
         self.bodyFilesRoot = bodyFilesRoot ?? store.root
         self.store = store
         self.journal = journal
@@ -74,7 +85,7 @@ public struct AdminAPI: Sendable {
     /// Every admin route, which answers 404 or 405 for what it does not list.
     static let router = AdminRouter(
         systemRoutes + mappingRoutes + requestRoutes + scenarioRoutes + recordingRoutes + sessionRoutes
-            + dashboardRoutes)
+            + dashboardRoutes + settingsRoutes + saveRoutes)
 
     /// Answers an admin request, later when it waits (`POST /__admin/requests/wait`, also in a session).
     ///

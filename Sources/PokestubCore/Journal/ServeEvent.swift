@@ -111,6 +111,8 @@ extension HTTPRequest {
             "absoluteUrl": .string(baseURL + rawURL),
             "method": .string(method),
             "headers": HTTPRequest.headersJSON(headers),
+            // WireMock's logged requests name their cookies too: `{"session": "abc"}`, a name sent twice an array.
+            "cookies": HTTPRequest.headersJSON(HTTPHeaders(cookies)),
             "queryParams": .object(query),
             "bodyAsBase64": .string(body.base64EncodedString()),
             "loggedDate": .integer(Int64((receivedAt.timeIntervalSince1970 * 1000).rounded())),

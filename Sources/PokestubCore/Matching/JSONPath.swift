@@ -1,8 +1,10 @@
 /// A JSONPath expression (the Goessner subset WireMock stubs use in practice).
 ///
 /// Supported: `$`, `.name`, `['name']`, `[n]` (negative counts from the end), `[*]` and `.*`, `..name`
-/// (recursive descent), and filters `[?(@.name)]`, `[?(@.name == 'x')]` with `==`, `!=`, `<`, `<=`, `>`, `>=`
-/// against a string, number, `true`, `false` or `null`. Anything else is rejected when the stub loads.
+/// (recursive descent), and filters as Jayway JsonPath (WireMock's) reads them (``JSONPathFilter``):
+/// `[?(@.name)]`, `[?(!@.name)]`, `[?(@.name == 'x')]` with `==`, `!=`, `<`, `<=`, `>`, `>=`, `=~ /regex/i`,
+/// `in`, `nin`, `subsetof`, `anyof`, `noneof`, `size`, `empty`, `contains`, joined with `&&`, `||` and
+/// parentheses. Anything else is rejected when the stub loads, naming what it saw.
 public struct JSONPath: Sendable, Hashable {
     /// The expression as written.
     public let expression: String
@@ -13,12 +15,7 @@ public struct JSONPath: Sendable, Hashable {
         case index(Int)
         case wildcard
         case recursive(String?)
-        case filter(path: [String], comparison: Comparison?)
-    }
-
-    private struct Comparison: Sendable, Hashable {
-        var operation: String
-        var operand: JSONValue
+        case filter(JSONPathFilter)
     }
 
     /// Parses an expression.
@@ -81,18 +78,12 @@ public struct JSONPath: Sendable, Hashable {
             var found: [JSONValue] = []
             collect(value, name: name, into: &found, budget: &budget)
             return found
-        case .filter(let path, let comparison):
+        case .filter(let filter):
             // On an array the filter tests each item; on an object, the object itself (as Jayway JsonPath,
             // which WireMock uses, does).
             let items: [JSONValue]
             if case .object = value { items = [value] } else { items = children(of: value) }
-            return items.filter { item in
-                var selected: JSONValue? = item
-                for key in path { selected = selected?[key] }
-                guard let selected else { return false }
-                guard let comparison else { return true }
-                return compare(selected, comparison)
-            }
+            return items.filter { filter.passes($0) }
         }
     }
 
@@ -116,39 +107,13 @@ public struct JSONPath: Sendable, Hashable {
         }
     }
 
-    private static func compare(_ value: JSONValue, _ comparison: Comparison) -> Bool {
-        let operand = comparison.operand
-        switch comparison.operation {
-        case "==": return value.jsonEquals(operand)
-        case "!=": return !value.jsonEquals(operand)
-        default: break
-        }
-        let ordering: Bool?
-        if let lhs = value.numberValue, let rhs = operand.numberValue {
-            ordering = orderingHolds(lhs, rhs, comparison.operation)
-        } else if case .string(let lhs) = value, case .string(let rhs) = operand {
-            ordering = orderingHolds(lhs, rhs, comparison.operation)
-        } else {
-            ordering = nil
-        }
-        return ordering ?? false
-    }
-
-    private static func orderingHolds<T: Comparable>(_ lhs: T, _ rhs: T, _ operation: String) -> Bool {
-        switch operation {
-        case "<": lhs < rhs
-        case "<=": lhs <= rhs
-        case ">": lhs > rhs
-        default: lhs >= rhs
-        }
-    }
-
     public static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.expression == rhs.expression }
     public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
 
     private struct Parser {
         let text: [Character]
         var position = 0
+        var nesting = 0
 
         mutating func parse() throws(StubDefinitionError) -> [Step] {
             skipSpaces()
@@ -206,35 +171,138 @@ public struct JSONPath: Sendable, Hashable {
         }
 
         mutating func filter() throws(StubDefinitionError) -> Step {
-            guard next() == "(", next() == "@" else { throw error("filters look like [?(@.name == 'value')]") }
-            var path: [String] = []
-            while peek() == "." {
-                position += 1
-                path.append(try name())
-            }
+            guard next() == "(" else { throw error("filters look like [?(@.name == 'value')]") }
+            let filter = try orFilter()
             skipSpaces()
-            var comparison: Comparison?
-            if peek() != ")" {
-                var operation = ""
-                while let character = peek(), "=!<>".contains(character) {
-                    operation.append(character)
+            guard next() == ")" else { throw error("expected ) to close the filter at \(position - 1)") }
+            return .filter(filter)
+        }
+
+        mutating func orFilter() throws(StubDefinitionError) -> JSONPathFilter {
+            var filter = try andFilter()
+            while skipSpaces(), peek(2) == "||" {
+                position += 2
+                filter = .or(filter, try andFilter())
+            }
+            return filter
+        }
+
+        mutating func andFilter() throws(StubDefinitionError) -> JSONPathFilter {
+            var filter = try unaryFilter()
+            while skipSpaces(), peek(2) == "&&" {
+                position += 2
+                filter = .and(filter, try unaryFilter())
+            }
+            return filter
+        }
+
+        mutating func unaryFilter() throws(StubDefinitionError) -> JSONPathFilter {
+            skipSpaces()
+            if peek() == "(" {
+                position += 1
+                // Bounded, so a stub from the admin API cannot exhaust the stack.
+                nesting += 1
+                defer { nesting -= 1 }
+                guard nesting <= 64 else { throw error("parentheses nest deeper than 64 levels") }
+                let filter = try orFilter()
+                skipSpaces()
+                guard next() == ")" else { throw error("expected ) at \(position - 1)") }
+                return filter
+            }
+            if peek() == "!" {
+                position += 1
+                guard case .path(let path) = try operand() else { throw error("! must precede @.name") }
+                return .notExists(path)
+            }
+            let left = try operand()
+            skipSpaces()
+            guard let character = peek(), character != ")", peek(2) != "&&", peek(2) != "||" else {
+                guard case .path(let path) = left else { throw error("a filter needs @.name or a comparison") }
+                return .exists(path)
+            }
+            var operation = ""
+            if character.isLetter {
+                while let letter = peek(), letter.isLetter {
+                    operation.append(letter)
                     position += 1
                 }
-                guard ["==", "!=", "<", "<=", ">", ">="].contains(operation) else {
-                    throw error("unsupported filter operator \(operation.debugDescription)")
+            } else {
+                while let symbol = peek(), "=!<>~".contains(symbol) {
+                    operation.append(symbol)
+                    position += 1
                 }
-                skipSpaces()
-                comparison = Comparison(operation: operation, operand: try literal())
-                skipSpaces()
             }
-            guard next() == ")" else { throw error("expected ) to close the filter") }
-            return .filter(path: path, comparison: comparison)
+            guard let parsed = JSONPathFilter.Operator(rawValue: operation) else {
+                let seen = operation.isEmpty ? String(character) : operation
+                throw error(
+                    "unsupported filter operator \(seen.debugDescription) (supported: "
+                        + JSONPathFilter.Operator.allCases.map(\.rawValue).joined(separator: " ") + ")")
+            }
+            skipSpaces()
+            let right = try operand(regexAllowed: parsed == .matchesRegex)
+            return .compare(left, parsed, right)
+        }
+
+        mutating func operand(regexAllowed: Bool = false) throws(StubDefinitionError) -> JSONPathFilter.Operand {
+            skipSpaces()
+            switch peek() {
+            case "@":
+                position += 1
+                var path: [String] = []
+                while true {
+                    if peek() == "." {
+                        position += 1
+                        path.append(try name())
+                    } else if peek() == "[", peek(offset: 1) == "'" || peek(offset: 1) == "\"" {
+                        position += 1
+                        path.append(try quoted())
+                        guard next() == "]" else { throw error("expected ] at \(position - 1)") }
+                    } else {
+                        return .path(path)
+                    }
+                }
+            case "/" where regexAllowed:
+                position += 1
+                var pattern = ""
+                while let character = next(), character != "/" {
+                    if character == "\\", let escaped = peek(), escaped == "/" {
+                        position += 1
+                        pattern.append("/")
+                    } else {
+                        pattern.append(character)
+                    }
+                }
+                var flags = ""
+                while let flag = peek(), flag.isLetter {
+                    flags.append(flag)
+                    position += 1
+                }
+                do { return .regex(try JSONPathFilter.regex(pattern, flags: flags)) } catch {
+                    throw self.error(error.message)
+                }
+            case "[":
+                position += 1
+                var items: [JSONValue] = []
+                skipSpaces()
+                while peek() != "]" {
+                    if !items.isEmpty {
+                        guard next() == "," else { throw error("expected , or ] in a list at \(position - 1)") }
+                    }
+                    skipSpaces()
+                    items.append(try literal())
+                    skipSpaces()
+                }
+                position += 1
+                return .literal(.array(items))
+            default:
+                return .literal(try literal())
+            }
         }
 
         mutating func literal() throws(StubDefinitionError) -> JSONValue {
             if peek() == "'" || peek() == "\"" { return .string(try quoted()) }
             var word = ""
-            while let character = peek(), !")] ".contains(character) {
+            while let character = peek(), !")] ,&|".contains(character) {
                 word.append(character)
                 position += 1
             }
@@ -273,11 +341,19 @@ public struct JSONPath: Sendable, Hashable {
             return value
         }
 
-        mutating func skipSpaces() {
+        /// Skips spaces; returns `true`, so it can open a `while` condition.
+        @discardableResult
+        mutating func skipSpaces() -> Bool {
             while peek() == " " { position += 1 }
+            return true
         }
 
         func peek() -> Character? { position < text.count ? text[position] : nil }
+
+        func peek(offset: Int) -> Character? { position + offset < text.count ? text[position + offset] : nil }
+
+        /// The next `count` characters, or fewer at the end.
+        func peek(_ count: Int) -> String { String(text[position..<min(text.count, position + count)]) }
 
         mutating func next() -> Character? {
             defer { position += 1 }

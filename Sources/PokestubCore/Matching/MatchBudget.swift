@@ -43,6 +43,14 @@ public final class MatchBudget: @unchecked Sendable {
         if stopped, remaining <= 0, spentBy == nil { spentBy = (candidate, pattern) }
     }
 
+    /// Records `steps` of work other than a regular expression (parsing an XML or multipart body, comparing
+    /// XML trees: one step per byte or node) by the matcher `pattern`; when that spends the last of the budget,
+    /// `pattern` is the one named.
+    func charge(_ steps: Int, pattern: String) {
+        remaining -= steps
+        if remaining <= 0, spentBy == nil { spentBy = (candidate, pattern) }
+    }
+
     /// Runs `body` with a new budget of `steps` as ``current``.
     ///
     /// - Returns: What `body` returns, and the budget after it.

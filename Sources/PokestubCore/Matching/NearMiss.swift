@@ -95,6 +95,7 @@ extension MatchResult.Difference: CustomStringConvertible {
         if let actual, !actual.isEmpty, expectedText.contains(actual), !expectedText.containsScalars(actual) {
             line += " (Unicode scalars differ: expected \(Self.escaped(expectedText)), got \(Self.escaped(actualText)))"
         }
+        if let detail { line += " (\(detail))" }
         return line
     }
 

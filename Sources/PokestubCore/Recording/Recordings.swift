@@ -87,6 +87,23 @@ public final class Recordings: Sendable {
             recheck: records && mode == .recordMissing)
     }
 
+    /// Sends a request upstream through the same client, recorded nowhere and kept for no snapshot: what a stub
+    /// with `proxyBaseUrl` does.
+    ///
+    /// - Parameters:
+    ///   - request: The request for the upstream (``StubProxy/upstreamRequest(for:)``).
+    ///   - completion: Called once, on an upstream client thread, with the upstream's answer or the failure.
+    public func send(
+        _ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
+    ) {
+        forwarder.send(request) { [logger] result in
+            if case .failure(let error) = result {
+                logger.warning("upstream \(error.kind.rawValue): \(request.method) \(error.url): \(error.message)")
+            }
+            completion(result)
+        }
+    }
+
     /// Sends a request upstream as planned, or joins an identical one in flight, and records the answer.
     ///
     /// - Parameters:

@@ -19,6 +19,8 @@ struct ServingScope {
     /// Whether a miss may go upstream in the record, record-missing and proxy modes (sessions answer from
     /// stubs only, whatever the daemon's mode).
     var forwardsUpstream: Bool
+    /// The global settings whose delay this scope's stub answers get: the daemon's; `nil` for a session.
+    var settings: ServeSettings? = nil
 
     /// The stub that answers `request`, with its response, or `nil`.
     func match(_ request: HTTPRequest) -> StubIndex.Match? {

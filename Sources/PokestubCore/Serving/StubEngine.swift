@@ -27,6 +27,10 @@ public final class StubEngine: HTTPHandler {
     public let sessions: SessionRegistry
     /// Who may use the admin API, and whether this server answers it.
     public let adminAccess: AdminAccess
+    /// The global settings (`/__admin/settings`): a delay added to every stub answer of the daemon's scope.
+    public let settings = ServeSettings()
+    /// What `POST /__admin/shutdown` calls; `pokestub serve` installs the handler that stops it.
+    public let shutdown: ShutdownTrigger
     private let nearMisses = NearMissCache()
     let logger: Logger
 
@@ -47,6 +51,7 @@ public final class StubEngine: HTTPHandler {
     ///     `pokestub serve` turns it on from the config key `rewriteUpstreamLinks`, whose default is `true`.
     ///   - sessionLimits: Limits of `/__admin/sessions`.
     ///   - adminAccess: The admin token, and whether this server answers `/__admin` at all.
+    ///   - allowsShutdown: Whether `POST /__admin/shutdown` may stop the daemon (config `adminAllowShutdown`).
     ///   - baseURL: Where clients reach this server, e.g. `http://127.0.0.1:8080` (``HTTPListener/baseURL``):
     ///     served links and sessions' URLs point there.
     ///   - adminBaseURL: Where the admin port is (config `adminPort`), or `nil` when the admin API shares
@@ -58,10 +63,11 @@ public final class StubEngine: HTTPHandler {
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
-        adminAccess: AdminAccess = AdminAccess(), baseURL: String = "http://127.0.0.1", adminBaseURL: String? = nil,
-        logger: Logger = .disabled
+        adminAccess: AdminAccess = AdminAccess(), allowsShutdown: Bool = true, baseURL: String = "http://127.0.0.1",
+        adminBaseURL: String? = nil, logger: Logger = .disabled
     ) {
         self.adminAccess = adminAccess
+        shutdown = ShutdownTrigger(isAllowed: allowsShutdown)
         self.store = store
         self.logger = logger
         let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes)
@@ -77,7 +83,9 @@ public final class StubEngine: HTTPHandler {
         sessions = SessionRegistry(
             limits: sessionLimits, info: info, bodyFilesRoot: store.root, journalBodyBudget: bodyBudget,
             globalResponseTemplating: store.globalResponseTemplating)
-        admin = AdminAPI(store: store, journal: journal, info: info, recordings: recordings, sessions: sessions)
+        admin = AdminAPI(
+            store: store, journal: journal, info: info, recordings: recordings, sessions: sessions, settings: settings,
+            shutdown: shutdown)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
@@ -109,7 +117,7 @@ public final class StubEngine: HTTPHandler {
     var daemonScope: ServingScope {
         ServingScope(
             stubs: store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
-            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true)
+            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, settings: settings)
     }
 
     /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and
@@ -127,6 +135,9 @@ public final class StubEngine: HTTPHandler {
             return .response(response)
         }
         if let match = found {
+            if let proxy = match.proxy {
+                return self.proxy(request, through: proxy, match: match, in: scope, timing: timing)
+            }
             var response = match.response
             if let template = match.template {
                 response = template.render(response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL)
@@ -134,6 +145,7 @@ public final class StubEngine: HTTPHandler {
             response =
                 linkRewriter?.rewrite(response, to: scope.linkBase, recordedFrom: match.recordedUpstream) ?? response
             if request.method == "HEAD" { response = response.answeringHead() }
+            if let delay = scope.settings?.fixedDelayMilliseconds, delay > 0 { response.delayMilliseconds += delay }
             if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
             scope.journal.recordAnswer(
                 to: request, stub: match.stub, status: response.status, timing: timing, response: response)

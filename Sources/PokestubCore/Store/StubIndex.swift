@@ -48,6 +48,8 @@ public final class StubIndex: Sendable {
         public var recordedUpstream: String?
         /// The stub's response template: the caller renders ``response`` with it for the request.
         public var template: ResponseTemplate?
+        /// Where the stub forwards the request (`proxyBaseUrl`), or `nil` for a stub that answers itself.
+        public var proxy: StubProxy? = nil
     }
 
     /// Builds the index.
@@ -159,7 +161,7 @@ public final class StubIndex: Sendable {
             let response = bodyFiles[$0]?.response(with: responses[$0]) ?? responses[$0]
             return Match(
                 stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0],
-                recordedUpstream: stubs[$0].recordedUpstream, template: templates[$0])
+                recordedUpstream: stubs[$0].recordedUpstream, template: templates[$0], proxy: stubs[$0].response.proxy)
         }
     }
 

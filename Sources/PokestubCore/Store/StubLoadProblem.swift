@@ -19,3 +19,13 @@ public struct StubLoadProblem: Error, Sendable, Hashable, CustomStringConvertibl
         line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)"
     }
 }
+
+/// The problems of one mapping file, in the order found: what ``StubLoader`` collects per file.
+struct StubLoadProblems: Error, Sendable {
+    /// Never empty.
+    var problems: [StubLoadProblem]
+
+    init(_ problems: [StubLoadProblem]) {
+        self.problems = problems
+    }
+}

@@ -56,28 +56,29 @@ public struct StubLoader: Sendable {
         let files = mappingFiles(in: mappingsURL)
         StubLoader.removeLeftoverTemporaryFiles(under: rootURL.appendingPathComponent("__files").path)
         // Files are parsed on every core (JSON parsing is most of a load); results keep the files' order.
-        let outcomes = Locked([Swift.Result<[StubMapping], StubLoadProblem>?](repeating: nil, count: files.count))
+        let outcomes = Locked([Swift.Result<[StubMapping], StubLoadProblems>?](repeating: nil, count: files.count))
         let root = root
         let mappingsPath = mappingsURL.path
         let templating = globalResponseTemplating
         DispatchQueue.concurrentPerform(iterations: files.count) { position in
             let relative = files[position]
             let displayPath = (root as NSString).appendingPathComponent("mappings/\(relative)")
-            let outcome: Swift.Result<[StubMapping], StubLoadProblem>
+            let outcome: Swift.Result<[StubMapping], StubLoadProblems>
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: mappingsPath + "/" + relative))
                 outcome = StubLoader.parse(
                     data, source: "mappings/\(relative)", displayPath: displayPath, bodyFiles: bodyFiles,
                     globalResponseTemplating: templating)
             } catch {
-                outcome = .failure(StubLoadProblem(path: displayPath, line: nil, message: "cannot read: \(error)"))
+                outcome = .failure(
+                    StubLoadProblems([StubLoadProblem(path: displayPath, line: nil, message: "cannot read: \(error)")]))
             }
             outcomes.withLock { $0[position] = outcome }
         }
         for outcome in outcomes.withLock({ $0 }) {
             switch outcome {
             case .success(let mappings)?: stubs += mappings
-            case .failure(let problem)?: problems.append(problem)
+            case .failure(let found)?: problems += found.problems
             case nil: break
             }
         }
@@ -98,53 +99,124 @@ public struct StubLoader: Sendable {
 
     /// Reads the mappings in one file's bytes.
     ///
+    /// Every problem in the file is reported, not only the first: each mapping is read, and after a problem
+    /// the faulty field is left out and the mapping read again (``problems(in:_:...)``), so one run of `pokestub
+    /// check` lists them all, each with its line. A JSON syntax error is the one problem a file can then have.
+    ///
     /// - Parameters:
     ///   - source: The path relative to the stub root, from which ids of mappings without one derive.
     ///   - displayPath: The path problems name.
+    /// - Returns: The stubs, or every problem found (never empty).
     static func parse(
         _ data: Data, source: String, displayPath: String, bodyFiles: BodyFileStore,
         globalResponseTemplating: Bool = false
-    ) -> Swift.Result<[StubMapping], StubLoadProblem> {
+    ) -> Swift.Result<[StubMapping], StubLoadProblems> {
         // Comments become spaces, so lines stay put and the admin API's view of the file parses too.
         let data = JSONComments.blankedOut(data) ?? data
         let json: JSONValue
         do {
             json = try JSONValue.parse(data)
         } catch {
-            return .failure(StubLoadProblem(path: displayPath, line: error.line, message: error.message))
+            return .failure(
+                StubLoadProblems([StubLoadProblem(path: displayPath, line: error.line, message: error.message)]))
         }
         var items = [json]
         var isList = false
         if case .object(let members) = json, let list = members["mappings"] {
             guard case .array(let mappings) = list, members.count <= 2 else {
                 return .failure(
-                    StubLoadProblem(
-                        path: displayPath, line: TextPosition.line(ofKeyPath: ["mappings"], in: data),
-                        message: "\"mappings\" must be an array of stub mappings"))
+                    StubLoadProblems([
+                        StubLoadProblem(
+                            path: displayPath, line: TextPosition.line(ofKeyPath: ["mappings"], in: data),
+                            message: "\"mappings\" must be an array of stub mappings")
+                    ]))
             }
             items = mappings
             isList = true
         }
         var stubs: [StubMapping] = []
+        var problems: [StubLoadProblem] = []
         for (position, item) in items.enumerated() {
             let idSource = items.count == 1 ? source : "\(source)#\(position)"
+            let make = { (json: JSONValue) throws(StubDefinitionError) -> StubMapping in
+                try StubMapping(
+                    json: json, defaultID: StubMapping.derivedID(from: idSource), source: .file(source),
+                    bodyFiles: bodyFiles,
+                    definitionSource: StubDefinitionSource(data: data, item: isList ? position : nil),
+                    globalResponseTemplating: globalResponseTemplating)
+            }
             do {
-                stubs.append(
-                    try StubMapping(
-                        json: item, defaultID: StubMapping.derivedID(from: idSource), source: .file(source),
-                        bodyFiles: bodyFiles,
-                        definitionSource: StubDefinitionSource(data: data, item: isList ? position : nil),
-                        globalResponseTemplating: globalResponseTemplating))
+                stubs.append(try make(item))
             } catch {
-                // The line where the faulty field is written, found along its key path (a name such as
-                // "status" may appear earlier in the file, in another mapping or as a value).
-                let keyPath = (isList ? ["mappings", String(position)] : []) + error.keyPath
-                let line = TextPosition.line(ofKeyPath: keyPath, in: data)
-                let prefix = items.count == 1 ? "" : "mappings[\(position)]: "
-                return .failure(StubLoadProblem(path: displayPath, line: line, message: prefix + error.description))
+                for error in StubLoader.problems(in: item, first: error, make) {
+                    // The line where the faulty field is written, found along its key path (a name such as
+                    // "status" may appear earlier in the file, in another mapping or as a value).
+                    let keyPath = (isList ? ["mappings", String(position)] : []) + error.keyPath
+                    let line = TextPosition.line(ofKeyPath: keyPath, in: data)
+                    let prefix = items.count == 1 ? "" : "mappings[\(position)]: "
+                    problems.append(StubLoadProblem(path: displayPath, line: line, message: prefix + error.description))
+                }
             }
         }
-        return .success(stubs)
+        return problems.isEmpty ? .success(stubs) : .failure(StubLoadProblems(problems))
+    }
+
+    /// Every problem of a mapping whose first is `first`: the faulty field is left out and the mapping read
+    /// again, until it reads or no field is left to blame (at most 100 rounds).
+    ///
+    /// A problem the removal itself causes (a field of which a removed one was a part, such as a pattern left
+    /// empty, or `request` now missing) is not reported: it would only repeat the one before. A field inside an
+    /// array is blamed on the whole array, so the positions of the problems reported stay those of the file.
+    static func problems(
+        in mapping: JSONValue, first: StubDefinitionError,
+        _ make: (JSONValue) throws(StubDefinitionError) -> StubMapping
+    ) -> [StubDefinitionError] {
+        var found = [first]
+        var removed: [[String]] = []
+        var current = mapping
+        var error = first
+        for _ in 0..<100 {
+            let path = StubLoader.removablePath(error.keyPath)
+            guard !path.isEmpty, let smaller = StubLoader.removing(path[...], from: current) else { break }
+            removed.append(path)
+            current = smaller
+            do {
+                _ = try make(current)
+                break
+            } catch let next {
+                error = next
+                // Caused by a removal: the field holding a removed one, or one of them again.
+                if removed.contains(where: { $0.starts(with: next.keyPath) }) { continue }
+                found.append(next)
+            }
+        }
+        return found
+    }
+
+    /// The key path cut at its first array position (`bodyPatterns[1]` and the like).
+    private static func removablePath(_ keyPath: [String]) -> [String] {
+        var path: [String] = []
+        for component in keyPath {
+            if let bracket = component.firstIndex(of: "[") {
+                let name = String(component[..<bracket])
+                if !name.isEmpty { path.append(name) }
+                return path
+            }
+            path.append(component)
+        }
+        return path
+    }
+
+    /// `value` without the member at `path`, or `nil` when there is no such member.
+    private static func removing(_ path: ArraySlice<String>, from value: JSONValue) -> JSONValue? {
+        guard let key = path.first, case .object(var members) = value, let member = members[key] else { return nil }
+        if path.count == 1 {
+            members.removeValue(forKey: key)
+        } else {
+            guard let inner = removing(path.dropFirst(), from: member) else { return nil }
+            members[key] = inner
+        }
+        return .object(members)
     }
 
     /// Removes the temporary files under `folder` (`__files/`) that a recording's writer left when it was

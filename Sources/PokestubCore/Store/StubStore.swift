@@ -91,6 +91,17 @@ public final class StubStore: Sendable {
     /// - Returns: What happened; the problems name each file and line.
     @discardableResult
     public func reload() -> ReloadReport {
+        reload(adopting: [])
+    }
+
+    /// Reads the stub root again, as ``reload()``, and lets the files' copies of the stubs with these ids replace
+    /// their runtime copies even where those replaced a file stub: what `POST /__admin/mappings/save` does once
+    /// it has written them. On any problem nothing changes, and the runtime stubs keep serving.
+    ///
+    /// - Parameter ids: The ids of runtime stubs just written under `mappings/`.
+    /// - Returns: What happened.
+    @discardableResult
+    public func reload(adopting ids: Set<UUID>) -> ReloadReport {
         guard let root else {
             let report = ReloadReport(at: Date(), succeeded: true, stubCount: 0, problems: [])
             state.withLock { $0.lastReload = report }
@@ -109,6 +120,8 @@ public final class StubStore: Sendable {
             // A stub recorded at run time is also a file now: the file's copy replaces it, so one id
             // never answers twice. A runtime stub that deliberately replaces a file stub (PUT) stays.
             let fileIDs = Set(result.stubs.map(\.id))
+            let adopted = ids.intersection(fileIDs)
+            state.hiddenFileIDs.subtract(adopted)
             state.runtimeStubs.removeAll { fileIDs.contains($0.id) && !state.hiddenFileIDs.contains($0.id) }
             return ((), true)
         }
@@ -124,6 +137,19 @@ public final class StubStore: Sendable {
             return ((), true)
         }
         return reload()
+    }
+
+    /// The stubs added through the admin API, oldest first, each with the stub-root-relative path of the file
+    /// stub it replaces (same id, `PUT /__admin/mappings/{id}`), if any, and whether that file holds several
+    /// mappings.
+    public var runtimeStubs: [(stub: StubMapping, replacedFile: (path: String, isList: Bool)?)] {
+        state.withLock { state in
+            state.runtimeStubs.map { stub in
+                guard let file = state.fileStubs.first(where: { $0.id == stub.id }), case .file(let path) = file.source
+                else { return (stub, nil) }
+                return (stub, (path, file.definitionSource.item != nil))
+            }
+        }
     }
 
     /// Adds a stub, or replaces the stub with the same id.

@@ -15,6 +15,12 @@ public struct RequestPattern: Sendable, Hashable {
     public var headers: [String: StringValuePattern]
     /// Body tests; all must pass.
     public var bodyPatterns: [StringValuePattern]
+    /// Cookie tests by cookie name (names compare exactly; see ``HTTPRequest/cookies``).
+    public var cookies: [String: StringValuePattern] = [:]
+    /// The user name and password the `Authorization: Basic` field must carry, or `nil`.
+    public var basicAuthCredentials: BasicAuthCredentials?
+    /// Tests on the parts of a multipart body (``MultipartPattern``); all must pass.
+    public var multipartPatterns: [MultipartPattern] = []
 
     /// Creates a pattern.
     public init(
@@ -29,7 +35,9 @@ public struct RequestPattern: Sendable, Hashable {
     }
 
     /// The fields a request pattern may have.
-    public static let fieldNames = ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns"]
+    public static let fieldNames =
+        ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns", "multipartPatterns"]
+        + credentialFieldNames
 
     /// Whether the request passes every test. The fast path: stops at the first failing field.
     public func matches(_ request: HTTPRequest) -> Bool {
@@ -49,6 +57,8 @@ public struct RequestPattern: Sendable, Hashable {
             let text = request.bodyText ?? ""
             for pattern in bodyPatterns where !pattern.matches(text) { return false }
         }
+        if !cookies.isEmpty || basicAuthCredentials != nil, !matchesCredentials(request) { return false }
+        if !multipartPatterns.isEmpty, !matchesMultipart(request) { return false }
         return true
     }
 
@@ -86,11 +96,14 @@ public struct RequestPattern: Sendable, Hashable {
         var differences: [MatchResult.Difference] = []
         var weightedDistance = 0.0
         var totalWeight = 0.0
-        func record(_ field: String, expected: String, actual: String?, distance: Double, weight: Double) {
+        func record(
+            _ field: String, expected: String, actual: String?, distance: Double, weight: Double,
+            detail: @autoclosure () -> String? = nil
+        ) {
             totalWeight += weight
             weightedDistance += distance * weight
             if distance > 0 {
-                differences.append(.init(field: field, expected: expected, actual: actual))
+                differences.append(.init(field: field, expected: expected, actual: actual, detail: detail()))
             }
         }
         if let method {
@@ -129,8 +142,17 @@ public struct RequestPattern: Sendable, Hashable {
             let text = request.bodyText ?? ""
             let shown = request.bodyText.map { String($0.prefix(200)) } ?? "<\(request.body.count) bytes, not UTF-8>"
             for pattern in bodyPatterns {
-                record("body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1)
+                record(
+                    "body", expected: pattern.summary, actual: shown, distance: pattern.distance(text), weight: 1,
+                    detail: pattern.mismatchDetail(text))
             }
+        }
+        evaluateCredentials(request) { record($0, expected: $1, actual: $2, distance: $3, weight: $4) }
+        if !multipartPatterns.isEmpty {
+            let (distance, difference) = evaluateMultipart(request)
+            record(
+                "multipart", expected: difference.expected, actual: difference.actual, distance: distance, weight: 1,
+                detail: difference.detail)
         }
         let distance = totalWeight == 0 ? 0 : weightedDistance / totalWeight
         return MatchResult(distance: distance, differences: differences)
@@ -141,7 +163,7 @@ public struct RequestPattern: Sendable, Hashable {
 public struct MatchResult: Sendable, Hashable {
     /// 0 when every field passes, up to 1 when nothing does. Near misses are the stubs with the least.
     public var distance: Double
-    /// The fields that did not pass, in the order method, URL, query, headers, body.
+    /// The fields that did not pass, in the order method, URL, query, headers, body, cookies, basic auth.
     public var differences: [Difference]
 
     /// Whether every field passed.
@@ -149,11 +171,22 @@ public struct MatchResult: Sendable, Hashable {
 
     /// One field that did not pass.
     public struct Difference: Sendable, Hashable {
-        /// The field, e.g. `method`, `urlPath`, `query parameter limit`, `header Accept`, `body`.
+        /// The field, e.g. `method`, `urlPath`, `query parameter limit`, `header Accept`, `body`,
+        /// `cookie session`, `basicAuthCredentials`.
         public var field: String
         /// What the stub expects, e.g. `GET` or `equalTo "20"`.
         public var expected: String
         /// What the request had, or `nil` when absent.
         public var actual: String?
+        /// Why it differs, when the pattern can say more than its summary (the first XML difference).
+        public var detail: String?
+
+        /// Creates a difference.
+        public init(field: String, expected: String, actual: String?, detail: String? = nil) {
+            self.field = field
+            self.expected = expected
+            self.actual = actual
+            self.detail = detail
+        }
     }
 }

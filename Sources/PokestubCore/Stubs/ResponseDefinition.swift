@@ -23,12 +23,15 @@ public struct ResponseDefinition: Sendable {
     /// What is rendered per request, when templating is on for this stub and something holds a template
     /// (see ``ResponseTemplate``); `nil` for a stub served as written.
     public var template: ResponseTemplate?
+    /// Where the request is forwarded (`proxyBaseUrl`), or `nil` for a stub that answers itself.
+    public var proxy: StubProxy?
 
     /// The fields a response definition may have.
-    public static let fieldNames = [
-        "status", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
-        "transformers", "transformerParameters",
-    ]
+    public static let fieldNames =
+        [
+            "status", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
+            "transformers", "transformerParameters",
+        ] + StubProxy.fieldNames
 
     /// The one transformer pokestub has: WireMock's response templating.
     public static let responseTemplateTransformer = "response-template"
@@ -213,17 +216,20 @@ extension ResponseDefinition {
         if let faultName = try object.string("fault") {
             guard let fault = HTTPResponse.Fault(rawValue: faultName) else {
                 let names = HTTPResponse.Fault.allCases.map(\.rawValue).joined(separator: ", ")
-                throw StubDefinitionError(
-                    "unsupported fault \(faultName.debugDescription) (supported: \(names))",
-                    keyPath: ["fault"])
+                let what =
+                    WireMockFeatures.refusal(faultName, in: WireMockFeatures.faults)
+                    ?? "unsupported fault \(faultName.debugDescription)"
+                throw StubDefinitionError("\(what) (supported: \(names))", keyPath: ["fault"])
             }
             self.fault = fault
         }
+        proxy = try StubProxy(from: &object)
         if object.keys.contains("statusMessage") {
             // libmicrohttpd writes the status line itself, with the standard reason phrase for the code, and
             // has no call to set another one; serving the stub without its message would be silently wrong.
             throw StubDefinitionError(
-                "is not supported: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
+                WireMockFeatures.prefix
+                    + "statusMessage: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
                     + "and cannot send another", keyPath: ["statusMessage"])
         }
         try object.rejectUnknown(supported: ResponseDefinition.fieldNames)

@@ -24,6 +24,10 @@ public indirect enum StringValuePattern: Sendable, Hashable {
     /// The value is JSON and the JSONPath expression finds something, optionally something that passes
     /// `valuePattern`.
     case matchesJsonPath(JSONPath, valuePattern: StringValuePattern?)
+    /// The value is an XML document equal to this one (``EqualToXmlPattern``).
+    case equalToXml(EqualToXmlPattern)
+    /// The value is an XML document in which the XPath selects something (``MatchesXPathPattern``).
+    case matchesXPath(MatchesXPathPattern)
     /// Every pattern passes.
     case and([StringValuePattern])
     /// At least one pattern passes.
@@ -32,7 +36,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
     /// The operator names the loader accepts, for error messages.
     public static let operators = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
-        "equalToJson", "matchesJsonPath", "and", "or",
+        "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath", "and", "or",
     ]
 
     /// Whether the pattern passes for a value.
@@ -80,6 +84,10 @@ public indirect enum StringValuePattern: Sendable, Hashable {
                 return found.contains { $0 != .null && $0 != .array([]) }
             }
             return found.contains { valuePattern.matches($0.textForMatching) }
+        case .equalToXml(let pattern):
+            return pattern.matches(value)
+        case .matchesXPath(let pattern):
+            return pattern.matches(value)
         default:
             return false
         }
@@ -93,6 +101,10 @@ public indirect enum StringValuePattern: Sendable, Hashable {
             return value.map { Levenshtein.normalizedDistance(expected, $0) } ?? 1
         case .contains(let text):
             return value.map { min(1, Levenshtein.normalizedDistance(text, $0) + 0.1) } ?? 1
+        case .equalToXml(let pattern):
+            return pattern.explain(value).distance
+        case .matchesXPath(let pattern):
+            return pattern.explain(value).distance
         case .or(let patterns):
             // As close as the closest alternative: `or(absent, equalTo "20")` against "21" is nearly there.
             return patterns.map { $0.distance(value) }.min() ?? 1
@@ -117,8 +129,20 @@ public indirect enum StringValuePattern: Sendable, Hashable {
         case .equalToJson(let json, _, _): "equalToJson \(json.serializedString())"
         case .matchesJsonPath(let path, let pattern):
             "matchesJsonPath \(path.expression.debugDescription)" + (pattern.map { " with \($0.summary)" } ?? "")
+        case .equalToXml(let pattern): pattern.summary
+        case .matchesXPath(let pattern): pattern.summary
         case .and(let patterns): "and(" + patterns.map(\.summary).joined(separator: ", ") + ")"
         case .or(let patterns): "or(" + patterns.map(\.summary).joined(separator: ", ") + ")"
+        }
+    }
+
+    /// Why a value does not pass, beyond the summary, for the patterns that can say (the first XML difference,
+    /// the nodes an XPath selected); `nil` for the others or when it passes.
+    public func mismatchDetail(_ value: String?) -> String? {
+        switch self {
+        case .equalToXml(let pattern): pattern.explain(value).detail
+        case .matchesXPath(let pattern): pattern.explain(value).detail
+        default: nil
         }
     }
 }
@@ -134,7 +158,10 @@ extension StringValuePattern {
         let present = StringValuePattern.operators.filter { object.keys.contains($0) }
         guard present.count == 1, let name = present.first else {
             if present.isEmpty {
-                let found = object.keys.sorted().first.map { "unsupported matcher \"\($0)\"" } ?? "empty pattern"
+                let found =
+                    object.keys.sorted().first.map {
+                        WireMockFeatures.refusal($0, in: WireMockFeatures.matchers) ?? "unsupported matcher \"\($0)\""
+                    } ?? "empty pattern"
                 throw StubDefinitionError(
                     "\(found) (supported: \(StringValuePattern.operators.joined(separator: ", ")))",
                     keyPath: object.keys.sorted().first.map { [$0] } ?? [])
@@ -192,6 +219,13 @@ extension StringValuePattern {
             default:
                 throw StubDefinitionError("must be a JSONPath string or an object", keyPath: [name])
             }
+        case "equalToXml":
+            let expected = try StringValuePattern.text(object.take(name), key: name)
+            supported += EqualToXmlPattern.optionNames
+            self = .equalToXml(try EqualToXmlPattern(expected: expected, reading: &object))
+        case "matchesXPath":
+            supported.append("xPathNamespaces")
+            self = .matchesXPath(try MatchesXPathPattern(reading: &object))
         default:  // "and", "or"
             guard case .array(let items)? = object.take(name), !items.isEmpty else {
                 throw StubDefinitionError("must be a non-empty array of patterns", keyPath: [name])
@@ -239,6 +273,8 @@ extension StringValuePattern {
                 "matchesJsonPath": .object(
                     (pattern.json.objectValue ?? [:]).merging(["expression": .string(path.expression)]) { $1 })
             ])
+        case .equalToXml(let pattern): pattern.json
+        case .matchesXPath(let pattern): pattern.json
         case .and(let patterns): .object(["and": .array(patterns.map(\.json))])
         case .or(let patterns): .object(["or": .array(patterns.map(\.json))])
         }

@@ -82,6 +82,9 @@ struct StrictObject {
     /// Throws for the first field that was never read, naming the fields that are supported.
     func rejectUnknown(supported: [String]) throws(StubDefinitionError) {
         if let unknown = members.keys.sorted().first(where: { !consumed.contains($0) }) {
+            if let refusal = WireMockFeatures.refusal(unknown, in: WireMockFeatures.fields) {
+                throw StubDefinitionError(refusal, keyPath: [unknown])
+            }
             throw StubDefinitionError(
                 "unsupported field \"\(unknown)\" (supported here: \(supported.joined(separator: ", ")))",
                 keyPath: [unknown])

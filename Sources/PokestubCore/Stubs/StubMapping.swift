@@ -131,7 +131,7 @@ extension StubMapping {
                 }
             guard isEmpty else {
                 throw StubDefinitionError(
-                    "post-serve actions (webhooks) are not supported; only an empty list is accepted",
+                    WireMockFeatures.prefix + "post-serve actions (webhooks); only an empty list is accepted",
                     keyPath: ["postServeActions"])
             }
         }
@@ -236,6 +236,10 @@ extension RequestPattern {
                 }
             }
         }
+        try readCredentials(from: &object)
+        if let value = object.take("multipartPatterns") {
+            multipartPatterns = try MultipartPattern.list(from: value)
+        }
         try object.rejectUnknown(supported: RequestPattern.fieldNames)
     }
 
@@ -249,6 +253,8 @@ extension RequestPattern {
         if !queryParameters.isEmpty { members["queryParameters"] = .object(queryParameters.mapValues(\.json)) }
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }
         if !bodyPatterns.isEmpty { members["bodyPatterns"] = .array(bodyPatterns.map(\.json)) }
+        addCredentials(to: &members)
+        if !multipartPatterns.isEmpty { members["multipartPatterns"] = .array(multipartPatterns.map(\.json)) }
         return .object(members)
     }
 }

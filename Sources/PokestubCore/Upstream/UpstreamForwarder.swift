@@ -66,6 +66,23 @@ final class UpstreamForwarder: Sendable {
         }
     }
 
+    /// Sends one request as it is, alone: no joining of identical requests, no recording (a stub's
+    /// `proxyBaseUrl`).
+    ///
+    /// - Parameters:
+    ///   - request: The request for the upstream.
+    ///   - completion: Called once, on an upstream client thread (or the caller's without a client).
+    func send(
+        _ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
+    ) {
+        guard let client else {
+            completion(
+                .failure(UpstreamError(kind: .failed, url: request.url, message: "this server has no upstream client")))
+            return
+        }
+        client.send(request, completion: completion)
+    }
+
     private func finish(_ flight: Flight, _ outcome: ForwardOutcome) {
         let waiters = inFlight.withLock { $0.removeValue(forKey: flight) ?? [] }
         for waiter in waiters { waiter(outcome) }

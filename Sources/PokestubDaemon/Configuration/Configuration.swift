@@ -53,6 +53,9 @@ public struct Configuration: Sendable, Equatable {
     public var adminToken: String?
     /// Whether the admin API may be served off loopback without a token (loudly warned about).
     public var adminAllowUnauthenticated = false
+    /// Whether `POST /__admin/shutdown` may stop the daemon (with the admin token when one is set; never through
+    /// a session's admin URL).
+    public var adminAllowShutdown = true
     /// A port of its own for the admin API (then the main port answers 404 under `/__admin`), or `nil`.
     public var adminPort: Int?
     /// Connection and size limits, applied through libmicrohttpd.

@@ -48,6 +48,9 @@ extension ConfigurationKey {
             "adminAllowUnauthenticated", \.adminAllowUnauthenticated, isSwitch: true,
             "serve an open admin API off loopback anyway (warned about)"),
         adminPort,
+        .boolean(
+            "adminAllowShutdown", \.adminAllowShutdown,
+            "let POST /__admin/shutdown stop the daemon (needs the admin token when one is set; never from a session)"),
         .integer(
             "limits.maxConnections", \.limits.maxConnections, in: 1...100_000,
             "connections served at once; past it, a reserve of 1/16 more is answered 503 at once"),

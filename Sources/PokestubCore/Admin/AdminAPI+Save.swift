@@ -1,0 +1,86 @@
+import Foundation
+
+extension AdminAPI {
+    /// `POST /__admin/mappings/save`.
+    static let saveRoutes: [AdminRoute] = [
+        .now("POST", "mappings/save") { api, _ throws(AdminError) in try api.saveMappings() }
+    ]
+
+    /// `POST /__admin/mappings/save`: writes every runtime stub (added through the admin API) as a mapping file
+    /// under the stub root's `mappings/`, then reads the stub root again, so they are served from their files
+    /// (and a later reload, the watcher's, finds the same stubs: no duplicates). Answers
+    /// `{"saved": ["mappings/get-pokemon-1-<id>.json", ...]}`.
+    ///
+    /// A stub gets `mappings/<name or url, as a slug>-<id>.json`, WireMock's naming; one that replaces a file
+    /// stub (`PUT` with a file stub's id) is written over that file. Each file is written atomically (a
+    /// temporary file, `fsync`, a rename, as recordings are: ``RecordingWriter/writeAtomically(_:to:)``).
+    ///
+    /// - Throws: ``AdminError``: 403 in a session (a job would change the tree every job is served from) and for a
+    ///   daemon without a stub root; 409 when a stub replaces one in a file of several mappings (writing it
+    ///   beside would leave its id twice; nothing is written); 500 naming the file that cannot be written; 422
+    ///   when the tree has problems after writing (the runtime stubs keep serving).
+    private func saveMappings() throws(AdminError) -> HTTPResponse {
+        guard basePath.isEmpty, settings != nil else {
+            throw AdminError(
+                status: 403, title: "Not available in a session",
+                detail: "a session's stubs are its own; saving them would change the stub tree every job is served "
+                    + "from. Keep them in the job's own mapping files, or save through the daemon's admin API")
+        }
+        guard let root = store.root else {
+            throw AdminError(
+                status: 403, title: "No stub folder", detail: "this server serves no stub folder to save into")
+        }
+        let runtime = store.runtimeStubs
+        if let clash = runtime.first(where: { $0.replacedFile?.isList == true }) {
+            throw AdminError(
+                status: 409, title: "Cannot save",
+                detail:
+                    "stub \(clash.stub.id.uuidString.lowercased()) replaces a mapping in \(clash.replacedFile!.path), "
+                    + "a file of several mappings; edit that file instead (nothing was written)")
+        }
+        let rootURL = URL(fileURLWithPath: root)
+        var saved: [String] = []
+        for (stub, replaced) in runtime {
+            let relative = replaced?.path ?? "mappings/" + AdminAPI.savedFileName(for: stub)
+            var definition = stub.definition
+            if case .object(var members) = definition {
+                // The file is the stub from now on; WireMock marks saved stubs the same way.
+                members["persistent"] = .bool(true)
+                definition = .object(members)
+            }
+            var data = definition.serialized(pretty: true)
+            data.append(UInt8(ascii: "\n"))
+            do {
+                try RecordingWriter.writeAtomically(data, to: rootURL.appendingPathComponent(relative))
+            } catch {
+                throw AdminError(status: 500, title: "Cannot save", detail: error.description)
+            }
+            saved.append(relative)
+        }
+        let report = store.reload(adopting: Set(runtime.map(\.stub.id)))
+        guard report.succeeded else {
+            throw AdminError(
+                status: 422, title: "Saved, but the stub files have problems; the runtime stubs are still served",
+                detail: report.problems.map(\.description).joined(separator: "\n"),
+                extraMembers: ["saved": .array(saved.map(JSONValue.string))])
+        }
+        return .json(.object(["saved": .array(saved.map(JSONValue.string))]))
+    }
+
+    /// `get-api-v2-pokemon-1-<id>.json`: the stub's name, else its method and URL, as lower-case letters, digits
+    /// and dashes (at most 60), then its id, so two stubs never share a file.
+    static func savedFileName(for stub: StubMapping) -> String {
+        let text = stub.name ?? "\(stub.request.method ?? "any") \(stub.request.url?.field.value ?? "")"
+        var slug = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, !slug.hasSuffix("-") {
+                slug.append("-")
+            }
+        }
+        slug = String(slug.prefix(60))
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return (slug.isEmpty ? "" : slug + "-") + stub.id.uuidString.lowercased() + ".json"
+    }
+}
