@@ -81,16 +81,19 @@ public final class StubIndex: Sendable {
         for index in order {
             let stub = stubs[index]
             byID[stub.id] = index
-            if let literal = stub.request.url?.literalPath {
+            let url = stub.request.url
+            let literal = url?.literalPath
+            let prefix = literal == nil ? url?.indexPrefix : nil
+            if let literal {
                 literalGroups[literal, default: []].append(index)
-            } else if let url = stub.request.url, !url.indexPrefix.isEmpty {
-                byPrefix[url.indexPrefix, default: []].append(index)
+            } else if let prefix, !prefix.isEmpty {
+                byPrefix[prefix, default: []].append(index)
             } else {
                 unindexed.append(index)
             }
-            if let url = stub.request.url {
+            if url != nil {
                 // A literal path lives in the folder above it; a pattern in the folder its prefix names.
-                let folder = url.literalPath.map(StubIndex.folder(of:)) ?? url.indexPrefix
+                let folder = literal.map(StubIndex.folder(of:)) ?? prefix ?? ""
                 byParent[folder, default: []].append(index)
             }
         }

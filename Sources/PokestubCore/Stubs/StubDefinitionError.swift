@@ -39,10 +39,12 @@ struct StrictObject {
 
     var keys: Dictionary<String, JSONValue>.Keys { members.keys }
 
+    /// The member named `key`, marked as read; `nil` when it is absent or `null`. Only members present are
+    /// remembered (what ``rejectUnknown(supported:)`` needs): a loader asks for every field it knows, most of them absent.
     mutating func take(_ key: String) -> JSONValue? {
+        guard let value = members[key] else { return nil }
         consumed.insert(key)
-        guard let value = members[key], value != .null else { return nil }
-        return value
+        return value == .null ? nil : value
     }
 
     mutating func string(_ key: String) throws(StubDefinitionError) -> String? {

@@ -79,29 +79,37 @@ public struct StubRegex: Sendable, Hashable {
     /// The longest literal text every match must start with, for indexing (`/api/v2/pokemon/[0-9]+` gives
     /// `/api/v2/pokemon/`). Empty when the pattern starts with a metacharacter or has alternation at the top.
     public var literalPrefix: String {
-        var prefix = ""
-        var iterator = pattern.makeIterator()
+        // Metacharacters are ASCII: the pattern is read as Unicode scalars, not Characters.
+        let scalars = pattern.unicodeScalars
+        guard !scalars.contains("|") else { return "" }
+        var prefix = String.UnicodeScalarView()
+        var index = scalars.startIndex
+        if index != scalars.endIndex && scalars[index] == "^" { index = scalars.index(after: index) }
         var escaped = false
-        if pattern.hasPrefix("^") { _ = iterator.next() }
-        while let character = iterator.next() {
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
             if escaped {
-                if character.isLetter || character.isNumber { break }  // \d, \w, \1 … are classes or references
-                prefix.append(character)
+                // \d, \w, \1 … are classes or references.
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { break }
+                prefix.append(scalar)
                 escaped = false
                 continue
             }
-            if character == "\\" {
+            switch scalar {
+            case "\\":
                 escaped = true
-                continue
-            }
-            if ".[]()*+?{}|^$".contains(character) {
+            case "*", "?", "{":
                 // A quantifier applies to the character before it, which is then not certain.
-                if "*?{".contains(character), !prefix.isEmpty { prefix.removeLast() }
-                break
+                if !prefix.isEmpty { prefix.removeLast() }
+                return String(prefix)
+            case ".", "[", "]", "(", ")", "+", "}", "^", "$":
+                return String(prefix)
+            default:
+                prefix.append(scalar)
             }
-            prefix.append(character)
         }
-        return pattern.contains("|") ? "" : prefix
+        return String(prefix)
     }
 
     public static func == (lhs: StubRegex, rhs: StubRegex) -> Bool { lhs.pattern == rhs.pattern }
