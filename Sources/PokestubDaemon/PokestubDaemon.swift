@@ -116,7 +116,8 @@ public final class PokestubDaemon: Sendable {
         engine = StubEngine(
             store: store, journalCapacity: configuration.journalMaxEntries,
             journalMaxBodyBytes: configuration.journalMaxBodyBytes,
-            journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes, mode: configuration.mode,
+            journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes,
+            maxMemoryBytes: configuration.limits.maxMemoryBytes, mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,
             adminAccess: access,

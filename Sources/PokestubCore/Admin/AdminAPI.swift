@@ -41,6 +41,8 @@ public struct AdminAPI: Sendable {
     let basePath: String
     /// Where `bodyFileName` of stubs added at run time is read: the daemon's stub root.
     let bodyFilesRoot: String?
+    /// The daemon's memory budget, which runtime stubs and answers built whole are charged to, or `nil`.
+    let memory: MemoryBudget?
 
     /// Creates the admin API over a server's stubs and journal.
     ///
@@ -54,10 +56,14 @@ public struct AdminAPI: Sendable {
     ///   - basePath: The path prefix of the requests this API's journal holds (a session's `/__sessions/{id}`).
     ///   - bodyFilesRoot: The stub root whose `__files/` runtime stubs' `bodyFileName` name; default the
     ///     store's root.
+    ///   - memory: The memory budget runtime stubs (507 past it) and admin answers (429 past it) are charged
+    ///     to, or `nil` for none.
     public init(
         store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
-        sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil
+        sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil,
+        memory: MemoryBudget? = nil
     ) {
+        self.memory = memory
         self.bodyFilesRoot = bodyFilesRoot ?? store.root
         self.store = store
         self.journal = journal

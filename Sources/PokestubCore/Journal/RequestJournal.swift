@@ -10,7 +10,8 @@ import PokestubLocking
 /// kept.
 ///
 /// With a ``JournalBodyBudget`` shared by the daemon's journals, the request bodies kept also stay within what
-/// that budget leaves this journal, the oldest events going first in the same way.
+/// that budget leaves this journal, the oldest events going first in the same way; with its
+/// ``MemoryBudget``, request and response bodies stay within what the daemon's memory budget leaves journals.
 ///
 /// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
@@ -85,7 +86,9 @@ public final class RequestJournal: Sendable {
     }
 
     deinit {
-        sharedBudget?.release(ring.withLock { $0.bodyBytes })
+        let (bodyBytes, responseBodyBytes) = ring.withLock { ($0.bodyBytes, $0.responseBodyBytes) }
+        sharedBudget?.release(bodyBytes)
+        sharedBudget?.releaseResponseBodies(responseBodyBytes)
     }
 
     /// A new serve event id, cheap enough to make for every request.
@@ -103,6 +106,7 @@ public final class RequestJournal: Sendable {
         let satisfied: [Waiter] = ring.withLock { ring in
             change = ring.changed()
             let before = ring.bodyBytes
+            let beforeResponses = ring.responseBodyBytes
             if ring.events.count < capacity {
                 ring.events.append(event)
             } else {
@@ -122,12 +126,13 @@ public final class RequestJournal: Sendable {
             } else {
                 RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
             }
-            // The oldest events with a response body lose it first; the newest keeps its own.
-            while ring.responseBodyBytes > maxResponseBodyBytes && ring.strippedOldest < ring.events.count - 1 {
-                let index = (ring.head + ring.strippedOldest) % ring.events.count
-                ring.responseBodyBytes -= ring.events[index].responseBodyBytes
-                ring.events[index].response?.body = nil
-                ring.strippedOldest += 1
+            if let sharedBudget {
+                sharedBudget.settleResponseBodies(holding: beforeResponses) { allowed in
+                    RequestJournal.stripResponseBodies(&ring, toBytes: min(maxResponseBodyBytes, allowed))
+                    return ring.responseBodyBytes
+                }
+            } else {
+                RequestJournal.stripResponseBodies(&ring, toBytes: maxResponseBodyBytes)
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -200,6 +205,17 @@ public final class RequestJournal: Sendable {
         ring.recount()
     }
 
+    /// The oldest events with a response body lose it first until the response bodies kept fit `limit` bytes;
+    /// the newest keeps its own.
+    private static func stripResponseBodies(_ ring: inout Ring, toBytes limit: Int) {
+        while ring.responseBodyBytes > limit && ring.strippedOldest < ring.events.count - 1 {
+            let index = (ring.head + ring.strippedOldest) % ring.events.count
+            ring.responseBodyBytes -= ring.events[index].responseBodyBytes
+            ring.events[index].response?.body = nil
+            ring.strippedOldest += 1
+        }
+    }
+
     /// How a wait for requests ended.
     public enum WaitOutcome: Sendable {
         /// Enough matching requests arrived: these, oldest first.
@@ -268,14 +284,15 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        let (change, released) = ring.withLock { ring in
-            let released = ring.bodyBytes
+        let (change, released, releasedResponses) = ring.withLock { ring in
+            let released = (ring.bodyBytes, ring.responseBodyBytes)
             ring.events = []
             ring.head = 0
             ring.recount()
-            return (ring.changed(), released)
+            return (ring.changed(), released.0, released.1)
         }
         sharedBudget?.release(released)
+        sharedBudget?.releaseResponseBodies(releasedResponses)
         for waiter in change.waiters { waiter(change.sequence) }
     }
 
@@ -284,18 +301,20 @@ public final class RequestJournal: Sendable {
     /// - Returns: How many were removed.
     @discardableResult
     public func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
-        let (removed, change, released) = ring.withLock { ring in
+        let (removed, change, released, releasedResponses) = ring.withLock { ring in
             let kept = ring.ordered.filter { !shouldRemove($0) }
             let removed = ring.events.count - kept.count
-            let before = ring.bodyBytes
+            let before = (ring.bodyBytes, ring.responseBodyBytes)
             ring.events = kept
             ring.head = 0
             ring.recount()
             return (
-                removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []), before - ring.bodyBytes
+                removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []),
+                before.0 - ring.bodyBytes, before.1 - ring.responseBodyBytes
             )
         }
         sharedBudget?.release(released)
+        sharedBudget?.releaseResponseBodies(releasedResponses)
         for waiter in change.waiters { waiter(change.sequence) }
         return removed
     }
