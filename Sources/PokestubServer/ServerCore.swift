@@ -110,7 +110,14 @@ final class ServerCore: Sendable {
                 let context = Unmanaged.passRetained(RequestContext(rawURI: rawURI))
                 let dead = core.contexts.withLock { $0.updateValue(context, forKey: UInt(bitPattern: connection)) }
                 dead?.release()
-                if let tracked = ServerCore.tracked(connection) { core.deadlines.requestLineReceived(tracked) }
+                if let tracked = ServerCore.tracked(connection) {
+                    core.deadlines.requestLineReceived(tracked)
+                    // libmicrohttpd may lose a request whose arguments overflow its pool, answering nothing; one
+                    // it keeps gets 414 from `RequestFraming` within this second.
+                    if RequestFraming.queryArgumentCount(rawURI) > RequestFraming.maxQueryArguments {
+                        core.deadlines.expedite(tracked)
+                    }
+                }
                 return context.toOpaque()
             }
 
