@@ -127,6 +127,13 @@ final class ConnectionDeadlines: Sendable {
         tracked.deadline.withLock { current in current = current == 0 ? due : min(current, due) }
     }
 
+    /// A request libmicrohttpd may never hand over (more query arguments than its pool holds): whatever is
+    /// due is due within a second (``overflowTimeout``) at the latest.
+    func expedite(_ tracked: Tracked) {
+        let due = ConnectionDeadlines.now() + nanoseconds(overflowTimeout)
+        tracked.deadline.withLock { current in current = current == 0 ? due : min(current, due) }
+    }
+
     /// The header fields are in: the body is due within the body timeout.
     func headersReceived(_ tracked: Tracked) {
         let due = ConnectionDeadlines.now() + nanoseconds(bodyTimeout)

@@ -156,15 +156,15 @@ public final class HTTPServer: Sendable {
     }
 
     /// The memory pool of one connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`), in bytes: a quarter more
-    /// than ``HTTPServerConfiguration/maxHeaderBytes``, whose limit ``RequestFraming`` checks itself.
-    /// libmicrohttpd 0.9.75 keeps the request line, the header fields and a record of about 64 bytes for each
-    /// query argument in the pool, and cannot refuse a request whose arguments overflow it: it answers
-    /// nothing, and the header deadline closes the connection. With 32 KiB of headers allowed, 40 KiB holds
-    /// 500 short query arguments (32 KiB held 450). It is cleared for every request (`memset`, 9% of a
-    /// 404's CPU time at 64 KiB), so it is no larger than that.
+    /// than ``HTTPServerConfiguration/maxHeaderBytes``, whose limit ``RequestFraming`` checks itself, and
+    /// room for the records of ``RequestFraming/maxQueryArguments`` query arguments (64 bytes each).
+    /// libmicrohttpd 0.9.75 keeps the request line, the header fields and a record for each query argument
+    /// in the pool, and loses a request whose arguments overflow it (see ``RequestFraming/maxQueryArguments``).
+    /// It is cleared for every request (`memset`, 9% of a 404's CPU time at 64 KiB), so it is no larger than
+    /// that: 72 KiB with the default 32 KiB header limit.
     static func connectionMemoryBytes(_ configuration: HTTPServerConfiguration) -> Int {
         let header = max(8_192, configuration.maxHeaderBytes)
-        return header + header / 4
+        return header + header / 4 + 64 * RequestFraming.maxQueryArguments
     }
 
     private func startDaemon() throws(HTTPServerError) -> DaemonHandle {

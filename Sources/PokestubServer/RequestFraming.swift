@@ -30,13 +30,18 @@ enum RequestFraming {
     /// - several `Content-Length` values that differ, or one that is not a decimal number, are refused
     ///   (§6.3 item 5);
     /// - a declared `Content-Length` over ``Limits/maxBodyBytes`` gets 413 before any of the body is read;
-    /// - a target and header fields over ``Limits/maxHeaderBytes`` get 431 (RFC 6585 §5).
+    /// - a target and header fields over ``Limits/maxHeaderBytes`` get 431 (RFC 6585 §5);
+    /// - a target with more than ``maxQueryArguments`` query arguments gets 414 (RFC 9110 §15.5.15).
     ///
     /// - Parameters:
     ///   - rawURI: The request target as received.
     ///   - headers: The request's header fields, as libmicrohttpd parsed them.
     ///   - limits: The server's limits.
     static func refusal(rawURI: String, headers: HTTPHeaders, limits: Limits) -> HTTPResponse? {
+        let arguments = queryArgumentCount(rawURI)
+        if arguments > maxQueryArguments {
+            return refuse(414, "request target with \(arguments) query arguments, more than \(maxQueryArguments)")
+        }
         var headBytes = rawURI.utf8.count
         var contentLengths: [Substring] = []
         var transferCodings: [String] = []
@@ -76,6 +81,33 @@ enum RequestFraming {
             return refuse(413, "request body larger than the limit of \(limits.maxBodyBytes) bytes")
         }
         return nil
+    }
+
+    /// The most query arguments a request target may have: 414 beyond.
+    ///
+    /// libmicrohttpd 0.9.75 parses the query into a record per argument (about 64 bytes) in the connection's
+    /// memory pool before pokestub sees the request, and when they overflow the pool it queues a 431 and then
+    /// loses it: `parse_initial_message_line` ignores the failure of `MHD_parse_arguments_`, and its caller sets
+    /// the state back to reading headers with the read buffer given up, so the connection waits for nothing
+    /// until a deadline closes it (`src/microhttpd/connection.c`; the same in 0.9.77). Measured on loopback
+    /// with the pool a quarter above the header limit, `a&a&…` stalled from 300 arguments with an 8 KiB
+    /// header limit, 800 with 32 KiB, 1,252 with 64 KiB. ``HTTPServer`` adds room for this many records to
+    /// the pool, so up to here libmicrohttpd hands the request over and beyond it pokestub answers 414
+    /// itself; and ``ServerCore`` brings the deadline of a connection with more forward to a second, which
+    /// ends one libmicrohttpd has lost.
+    static let maxQueryArguments = 500
+
+    /// How many query arguments `rawURI` has, as libmicrohttpd counts them (`&`-separated, empty ones
+    /// included), counting no further than one past ``maxQueryArguments``.
+    static func queryArgumentCount(_ rawURI: String) -> Int {
+        let bytes = rawURI.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return 0 }
+        var count = 1
+        for byte in bytes[bytes.index(after: mark)...] where byte == UInt8(ascii: "&") {
+            count += 1
+            if count > maxQueryArguments { break }
+        }
+        return count
     }
 
     private static func refuse(_ status: Int, _ reason: String) -> HTTPResponse {

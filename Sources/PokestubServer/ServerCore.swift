@@ -97,6 +97,11 @@ final class ServerCore: Sendable {
                 if let record = ServerCore.record(connection) {
                     record.start(context)
                     core.deadlines.requestLineReceived(record.deadlines)
+                    // libmicrohttpd may lose a request whose arguments overflow its pool, answering nothing; one
+                    // it keeps gets 414 from `RequestFraming` within this second.
+                    if RequestFraming.queryArgumentCount(rawURI) > RequestFraming.maxQueryArguments {
+                        core.deadlines.expedite(record.deadlines)
+                    }
                 }
                 return context.toOpaque()
             }

@@ -18,6 +18,28 @@ struct NearMissTests {
         return StubIndex(stubs)
     }
 
+    @Test("one near-miss search fills at most its budget of distance-table cells, however long the URL")
+    func boundedComparison() throws {
+        // 400 stubs with 1,000-byte paths and a 2,000-byte request path: 800 million cells unbounded.
+        let stubs = try (0..<400).map { number in
+            try Fixtures.getStub(urlPath: "/long/\(number)/" + String(repeating: "p", count: 1_000))
+        }
+        let index = StubIndex(stubs)
+        let request = Fixtures.request("/long/" + String(repeating: "%FF", count: 660))
+        let budget = Levenshtein.Budget(cells: Levenshtein.cellsPerSearch)
+        let nearMisses = Levenshtein.$budget.withValue(budget) { NearMiss.closest(to: request, in: index) }
+        #expect(nearMisses.count == 3)
+        #expect(budget.remaining >= 0)
+        #expect(budget.remaining < Levenshtein.cellsPerSearch)
+        // Short URLs are compared as before, well within the budget.
+        let plain = Levenshtein.Budget(cells: Levenshtein.cellsPerSearch)
+        let close = Levenshtein.$budget.withValue(plain) {
+            NearMiss.closest(to: Fixtures.request("/api/v2/pokemon/9999/"), in: try! pokemonIndex())
+        }
+        #expect(close.count == 3)
+        #expect(plain.remaining > Levenshtein.cellsPerSearch - 1_000_000)
+    }
+
     @Test("the closest stubs to an unknown pokemon are pokemon resources, and the report names urlPath")
     func unknownPokemon() throws {
         let request = Fixtures.request("/api/v2/pokemon/9999/")

@@ -15,11 +15,13 @@ final class HostileServer: Sendable {
     /// - Parameters:
     ///   - stubRoot: A stub folder to load, or `nil` for runtime stubs only.
     ///   - maxBodyBytes: The largest body accepted (the daemon's default is 16 MB).
-    init(stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20) throws {
+    ///   - maxMemoryBytes: The engine's memory budget (the daemon's default is 1 GiB).
+    init(stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20, maxMemoryBytes: Int = 1 << 30) throws {
         let store = StubStore(root: stubRoot)
         store.reload()
         let listener = try HTTPListener(host: "127.0.0.1", port: 0)
-        engine = StubEngine(store: store, journalCapacity: 1_000, baseURL: listener.baseURL)
+        engine = StubEngine(
+            store: store, journalCapacity: 1_000, maxMemoryBytes: maxMemoryBytes, baseURL: listener.baseURL)
         server = HTTPServer(
             listener: listener, configuration: HTTPServerConfiguration(maxBodyBytes: maxBodyBytes), handler: engine)
         try server.start()
@@ -27,9 +29,10 @@ final class HostileServer: Sendable {
 
     /// Runs `body` with a started server and always stops it.
     static func with<T>(
-        stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20, _ body: (HostileServer) async throws -> T
+        stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20, maxMemoryBytes: Int = 1 << 30,
+        _ body: (HostileServer) async throws -> T
     ) async throws -> T {
-        let server = try HostileServer(stubRoot: stubRoot, maxBodyBytes: maxBodyBytes)
+        let server = try HostileServer(stubRoot: stubRoot, maxBodyBytes: maxBodyBytes, maxMemoryBytes: maxMemoryBytes)
         defer { server.server.stop(gracePeriod: .milliseconds(500)) }
         return try await body(server)
     }

@@ -10,6 +10,13 @@ struct RawResponse: Sendable {
     var body: [UInt8]
     /// How long from the first byte sent to the connection closing.
     var elapsed: Duration
+    /// The header fields as received, in order.
+    var headers: [(name: String, value: String)] = []
+
+    /// The first value of the header field `name` (case-insensitive), or `nil`.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
@@ -60,5 +67,9 @@ struct RawResponse: Sendable {
         status =
             statusLine.hasPrefix("HTTP/1.") ? Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 : 0
         body = Array(bytes[(end + 4)...])
+        headers = head.split(separator: "\r\n").dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
     }
 }

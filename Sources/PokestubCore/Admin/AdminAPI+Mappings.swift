@@ -28,11 +28,14 @@ extension AdminAPI {
         let offset = try AdminAPI.intParameter(request, "offset") ?? 0
         let limit = try AdminAPI.intParameter(request, "limit") ?? stubs.count
         let page = stubs.reversed().dropFirst(offset).prefix(limit)
-        return .json(
-            .object([
-                "mappings": .array(page.map(\.definition)),
-                "meta": .object(["total": .integer(Int64(stubs.count))]),
-            ]))
+        let sourceBytes = page.reduce(0) { $0 + $1.definitionSource.data.count }
+        return try charged(bodyBytes: sourceBytes, events: page.count) {
+            .json(
+                .object([
+                    "mappings": .array(page.map(\.definition)),
+                    "meta": .object(["total": .integer(Int64(stubs.count))]),
+                ]))
+        }
     }
 
     private func mapping(id: String) throws(AdminError) -> HTTPResponse {
@@ -64,7 +67,7 @@ extension AdminAPI {
             json = .object(members)
         }
         let filesRoot = bodyFilesRoot.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") }
-        let stub: StubMapping
+        var stub: StubMapping
         do {
             stub = try StubMapping(
                 json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot),
@@ -82,6 +85,17 @@ extension AdminAPI {
             throw AdminError(
                 status: 429, title: "Too many stubs",
                 detail: "this session holds \(store.index.count) stubs, the limit (sessions.maxStubs) is \(maxStubs)")
+        }
+        if let memory {
+            // A stub it replaces gives its charge back only once it is gone, so a replacement needs room
+            // for both for a moment, as memory does.
+            let cost = MemoryBudget.stubCost(mappingBytes: body.count)
+            guard let charge = memory.charge(cost, for: .stub) else {
+                throw .insufficientStorage(
+                    "the stub would count \(cost) bytes (three times its \(body.count)-byte mapping), and "
+                        + memory.refusal)
+            }
+            stub.memoryCharge = charge
         }
         if json["persistent"] == .bool(true) {
             let (saved, path) = try persist(stub, json: json, body: body)

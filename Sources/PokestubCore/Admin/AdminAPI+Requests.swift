@@ -21,21 +21,27 @@ extension AdminAPI {
         .now("POST", "requests/find") { api, request throws(AdminError) in
             try api.requireJournal()
             let found = api.journal.events(matching: try AdminAPI.requestPattern(request.http.body))
-            return .json(.object(["requests": .array(found.map(api.loggedRequest))]))
+            return try api.charged(found) { .json(.object(["requests": .array(found.map(api.loggedRequest))])) }
         },
         .now("POST", "requests/remove") { api, request throws(AdminError) in
             let removed = api.journal.removeAll(matching: try AdminAPI.requestPattern(request.http.body))
-            return .json(.object(["requests": .array(removed.map(api.loggedRequest))]))
+            return try api.charged(removed) { .json(.object(["requests": .array(removed.map(api.loggedRequest))])) }
         },
         .now("GET", "requests/unmatched") { api, request throws(AdminError) in
             try api.requireJournal()
             let unmatched = api.journal.recentUnmatched(limit: try AdminAPI.intParameter(request.http, "limit"))
-            return .json(.object(["requests": .array(unmatched.map(api.loggedRequest))]))
+            return try api.charged(unmatched) {
+                .json(.object(["requests": .array(unmatched.map(api.loggedRequest))]))
+            }
         },
         .now("GET", "requests/unmatched/near-misses") { api, request throws(AdminError) in
             try api.requireJournal()
             let limit = try AdminAPI.intParameter(request.http, "limit") ?? AdminAPI.defaultNearMissRequests
-            return api.unmatchedNearMisses(api.journal.recentUnmatched(limit: limit))
+            let unmatched = api.journal.recentUnmatched(limit: limit)
+            // Each request appears once for each of its closest stubs, three at most.
+            return try api.charged(
+                bodyBytes: 3 * AdminAPI.bodyBytes(unmatched), events: 3 * unmatched.count
+            ) { api.unmatchedNearMisses(unmatched) }
         },
         .later("POST", "requests/wait") { api, request throws(AdminError) in try api.waitForRequests(request.http) },
     ]
@@ -73,24 +79,33 @@ extension AdminAPI {
         case nil, "json"?: break
         case "har"?:
             let export = HARExport(options: recordings?.options ?? RecordingOptions(), baseURL: baseURL)
-            return .json(export.log(events.reversed()))
+            let oldestFirst = Array(events.reversed())
+            return try chargedStream(oldestFirst, perPiece: HARExport.entriesPerPiece) {
+                export.streamedLog(oldestFirst)
+            }
         case let other?:
             throw .badRequest("Invalid parameter format", "expected json or har, got \(other.debugDescription)")
         }
         guard events.count > AdminAPI.streamedListingThreshold else {
-            return .json(
-                .object([
-                    "requests": .array(events.map { $0.json(baseURL: baseURL) }),
-                    "meta": .object(["total": .integer(Int64(total))]),
-                    "requestJournalDisabled": .bool(!journal.isEnabled),
-                ]))
+            return try charged(events) {
+                .json(
+                    .object([
+                        "requests": .array(events.map { $0.json(baseURL: baseURL) }),
+                        "meta": .object(["total": .integer(Int64(total))]),
+                        "requestJournalDisabled": .bool(!journal.isEnabled),
+                    ]))
+            }
         }
-        return AdminAPI.streamedListing(
-            of: events, baseURL: baseURL, total: total, journalDisabled: !journal.isEnabled)
+        return try chargedStream(events, perPiece: AdminAPI.streamedListingPiece) {
+            AdminAPI.streamedListing(of: events, baseURL: baseURL, total: total, journalDisabled: !journal.isEnabled)
+        }
     }
 
     /// Listings of more serve events than this are streamed (``streamedListing(of:baseURL:total:journalDisabled:)``).
     static let streamedListingThreshold = 100
+
+    /// Serve events in one piece of a streamed listing.
+    static let streamedListingPiece = 64
 
     /// `{"requests": [...], "meta": {"total"}, "requestJournalDisabled"}` made while it is sent, 64 events a
     /// piece: a full journal's listing was a 157 MB answer built whole, with a 580 MB peak (the JSON tree and its
@@ -99,7 +114,7 @@ extension AdminAPI {
     static func streamedListing(
         of events: [ServeEvent], baseURL: String, total: Int, journalDisabled: Bool
     ) -> HTTPResponse {
-        let perPiece = 64
+        let perPiece = streamedListingPiece
         let eventPieces = (events.count + perPiece - 1) / perPiece
         var response = HTTPResponse(
             status: 200, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]))
@@ -134,7 +149,7 @@ extension AdminAPI {
         guard let event = journal.event(id: try AdminAPI.uuid(id)) else {
             throw .notFound("no serve event with id \(id)")
         }
-        return .json(event.json(baseURL: journalBaseURL))
+        return try charged([event]) { .json(event.json(baseURL: journalBaseURL)) }
     }
 
     private func removeServeEvent(id: String) throws(AdminError) -> HTTPResponse {

@@ -47,6 +47,8 @@ public struct AdminAPI: Sendable {
     let settings: ServeSettings?
     /// What `POST /__admin/shutdown` calls, or `nil` in a session.
     let shutdown: ShutdownTrigger?
+    /// The daemon's memory budget, which runtime stubs and answers built whole are charged to, or `nil`.
+    let memory: MemoryBudget?
 
     /// Creates the admin API over a server's stubs and journal.
     ///
@@ -62,13 +64,16 @@ public struct AdminAPI: Sendable {
     ///     store's root.
     ///   - settings: The daemon's global settings behind `/__admin/settings`; `nil` (a session's API) answers 403.
     ///   - shutdown: What `POST /__admin/shutdown` calls; `nil` (a session's API) answers 403.
+    ///   - memory: The memory budget runtime stubs (507 past it) and admin answers (429 past it) are charged
+    ///     to, or `nil` for none.
     public init(
         store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
         sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil,
-        settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil
+        settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil, memory: MemoryBudget? = nil
     ) {
         self.settings = settings
         self.shutdown = shutdown
+        self.memory = memory
         self.bodyFilesRoot = bodyFilesRoot ?? store.root
         self.store = store
         self.journal = journal

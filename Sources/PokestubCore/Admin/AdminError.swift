@@ -1,4 +1,4 @@
-/// A refused admin request: a 4xx status and a JSON reason, `{"errors": [{"title": "...", "detail": "..."}]}`
+/// A refused admin request: a 4xx status (507 for a write the memory budget cannot hold) and a JSON reason, `{"errors": [{"title": "...", "detail": "..."}]}`
 /// (WireMock's error shape), with any further members an operation reports beside `errors` (a timed-out wait's
 /// `count`, `requests` and `nearMisses`).
 public struct AdminError: Error, Sendable {
@@ -10,6 +10,8 @@ public struct AdminError: Error, Sendable {
     public var detail: String?
     /// Members of the JSON body beside `errors`, e.g. `["count": 1]`; `errors` itself cannot be replaced.
     public var extraMembers: [String: JSONValue]
+    /// Seconds after which asking again may succeed, sent as `Retry-After` (RFC 9110 §10.2.3), or `nil`.
+    public var retryAfterSeconds: Int?
 
     /// Creates an error.
     ///
@@ -33,7 +35,22 @@ public struct AdminError: Error, Sendable {
         body["errors"] = .array([.object(error)])
         var response = HTTPResponse.json(.object(body), status: status)
         if status == 401 { response.headers.add(name: "WWW-Authenticate", value: #"Bearer realm="pokestub admin""#) }
+        if let retryAfterSeconds { response.headers.add(name: "Retry-After", value: String(retryAfterSeconds)) }
         return response
+    }
+
+    /// 507 Insufficient Storage (RFC 4918 §11.5) for an admin write the daemon's memory budget cannot hold
+    /// (``MemoryBudget``): waiting does not help, removing stubs or ending sessions does.
+    static func insufficientStorage(_ detail: String) -> AdminError {
+        AdminError(status: 507, title: "Insufficient storage", detail: detail)
+    }
+
+    /// 429 Too Many Requests (RFC 6585 §4) with `Retry-After: 1` for an admin answer the daemon's memory budget
+    /// cannot hold now (``MemoryBudget``): answers being sent give their memory back when they are done.
+    static func busy(_ detail: String) -> AdminError {
+        var error = AdminError(status: 429, title: "Too many admin answers at once", detail: detail)
+        error.retryAfterSeconds = 1
+        return error
     }
 
     static func notFound(_ what: String) -> AdminError {

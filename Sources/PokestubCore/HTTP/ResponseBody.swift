@@ -95,6 +95,15 @@ public final class ResponseBody: @unchecked Sendable {
         return self
     }
 
+    /// The ``MemoryBudget`` charge an admin answer's body holds until it has been sent and let go.
+    private let heldCharge = Locked<MemoryCharge?>(nil)
+
+    /// Keeps `charge` for as long as this body lives, so the memory budget counts an answer until the server
+    /// has sent it and let it go.
+    public func hold(_ charge: MemoryCharge) {
+        heldCharge.withLock { $0 = charge }
+    }
+
     /// The bytes as `Data` (a copy).
     public var data: Data { Data(bytes: storage.baseAddress!, count: count_) }
 

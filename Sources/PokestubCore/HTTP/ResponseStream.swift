@@ -12,6 +12,13 @@ public final class ResponseStream: Sendable {
     public let count: Int
     private let piece: @Sendable (Int) -> Data
     private let position = Locked(0)
+    /// The ``MemoryBudget`` charge the stream holds while it is sent.
+    private let heldCharge = Locked<MemoryCharge?>(nil)
+
+    /// Keeps `charge` for as long as this stream lives (until the server has sent it and let it go).
+    public func hold(_ charge: MemoryCharge) {
+        heldCharge.withLock { $0 = charge }
+    }
 
     /// Creates a stream of `count` pieces made by `piece`.
     public init(count: Int, piece: @escaping @Sendable (Int) -> Data) {

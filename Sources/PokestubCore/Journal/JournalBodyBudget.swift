@@ -8,14 +8,21 @@ import PokestubLocking
 /// first, as it does for its own budget, so one job's uploads can crowd out only its own history. The newest
 /// event is always kept, so the budget can be passed by at most one body per journal, itself bounded by the
 /// journal's own budget.
+///
+/// It is a sub-budget of the daemon's ``MemoryBudget`` when it has one (``memory``): request bodies count
+/// against both, and response bodies, which this budget does not count, against the memory budget, so a
+/// journal keeps what the tighter of the two allows.
 public final class JournalBodyBudget: Sendable {
     /// The most bytes all journals together keep (config `journal.maxTotalBodyBytes`, default 256 MiB).
     public let limit: Int
+    /// The daemon's memory budget, which the journals' request and response bodies count against too.
+    public let memory: MemoryBudget?
     private let used = Locked(0)
 
-    /// Creates a budget of `limit` bytes.
-    public init(limit: Int) {
+    /// Creates a budget of `limit` bytes, within `memory` when given.
+    public init(limit: Int, memory: MemoryBudget? = nil) {
         self.limit = max(0, limit)
+        self.memory = memory
     }
 
     /// The bytes kept now, over all journals.
@@ -27,7 +34,15 @@ public final class JournalBodyBudget: Sendable {
     func settle(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
         used.withLock { used in
             let allowed = limit - (used - current)
-            let now = settle(allowed)
+            var now = current
+            if let memory {
+                memory.settleJournal(holding: current) { memoryAllowed in
+                    now = settle(min(allowed, memoryAllowed))
+                    return now
+                }
+            } else {
+                now = settle(allowed)
+            }
             used += now - current
         }
     }
@@ -36,5 +51,21 @@ public final class JournalBodyBudget: Sendable {
     func release(_ bytes: Int) {
         guard bytes != 0 else { return }
         used.withLock { $0 -= bytes }
+        memory?.releaseJournal(bytes)
+    }
+
+    /// ``settle(holding:_:)`` for response bodies, which only the memory budget counts: without one, `settle`
+    /// is allowed everything.
+    func settleResponseBodies(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
+        guard let memory else {
+            _ = settle(Int.max)
+            return
+        }
+        memory.settleJournal(holding: current, settle)
+    }
+
+    /// Gives back `bytes` of response bodies a journal no longer holds.
+    func releaseResponseBodies(_ bytes: Int) {
+        memory?.releaseJournal(bytes)
     }
 }

@@ -10,7 +10,8 @@ import PokestubLocking
 /// kept.
 ///
 /// With a ``JournalBodyBudget`` shared by the daemon's journals, the request bodies kept also stay within what
-/// that budget leaves this journal, the oldest events going first in the same way.
+/// that budget leaves this journal, the oldest events going first in the same way; with its
+/// ``MemoryBudget``, request and response bodies stay within what the daemon's memory budget leaves journals.
 ///
 /// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
@@ -85,7 +86,9 @@ public final class RequestJournal: Sendable {
     }
 
     deinit {
-        sharedBudget?.release(ring.withLock { $0.bodyBytes })
+        let (bodyBytes, responseBodyBytes) = ring.withLock { ($0.bodyBytes, $0.responseBodyBytes) }
+        sharedBudget?.release(bodyBytes)
+        sharedBudget?.releaseResponseBodies(responseBodyBytes)
     }
 
     /// A new serve event id, cheap enough to make for every request.
@@ -108,6 +111,7 @@ public final class RequestJournal: Sendable {
         let satisfied: [Waiter] = ring.withLock { ring in
             change = ring.changed()
             let before = ring.bodyBytes
+            let beforeResponses = ring.responseBodyBytes
             if ring.records.count < capacity {
                 ring.records.append(record)
             } else {
@@ -128,12 +132,13 @@ public final class RequestJournal: Sendable {
             } else {
                 RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
             }
-            // The oldest events with a response body lose it first; the newest keeps its own.
-            while ring.responseBodyBytes > maxResponseBodyBytes && ring.strippedOldest < ring.records.count - 1 {
-                let index = (ring.head + ring.strippedOldest) % ring.records.count
-                ring.responseBodyBytes -= ring.records[index].responseBodyBytes
-                ring.records[index].response?.body = nil
-                ring.strippedOldest += 1
+            if let sharedBudget {
+                sharedBudget.settleResponseBodies(holding: beforeResponses) { allowed in
+                    RequestJournal.stripResponseBodies(&ring, toBytes: min(maxResponseBodyBytes, allowed))
+                    return ring.responseBodyBytes
+                }
+            } else {
+                RequestJournal.stripResponseBodies(&ring, toBytes: maxResponseBodyBytes)
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -205,6 +210,17 @@ public final class RequestJournal: Sendable {
         ring.records = Array(ordered[dropped...])
         ring.head = 0
         ring.recount()
+    }
+
+    /// The oldest events with a response body lose it first until the response bodies kept fit `limit` bytes;
+    /// the newest keeps its own.
+    private static func stripResponseBodies(_ ring: inout Ring, toBytes limit: Int) {
+        while ring.responseBodyBytes > limit && ring.strippedOldest < ring.records.count - 1 {
+            let index = (ring.head + ring.strippedOldest) % ring.records.count
+            ring.responseBodyBytes -= ring.records[index].responseBodyBytes
+            ring.records[index].response?.body = nil
+            ring.strippedOldest += 1
+        }
     }
 
     /// How a wait for requests ended.
@@ -300,14 +316,15 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        let (change, released) = ring.withLock { ring in
-            let released = ring.bodyBytes
+        let (change, released, releasedResponses) = ring.withLock { ring in
+            let released = (ring.bodyBytes, ring.responseBodyBytes)
             ring.records = []
             ring.head = 0
             ring.recount()
-            return (ring.changed(), released)
+            return (ring.changed(), released.0, released.1)
         }
         sharedBudget?.release(released)
+        sharedBudget?.releaseResponseBodies(releasedResponses)
         for waiter in change.waiters { waiter(change.sequence) }
     }
 
@@ -319,18 +336,20 @@ public final class RequestJournal: Sendable {
         // Decided outside the lock, each request parsed again from its record; events appended meanwhile stay.
         let doomed = Set(records.filter { shouldRemove($0.event) }.map(\.id))
         guard !doomed.isEmpty else { return 0 }
-        let (removed, change, released) = ring.withLock { ring in
+        let (removed, change, released, releasedResponses) = ring.withLock { ring in
             let kept = ring.ordered.filter { !doomed.contains($0.id) }
             let removed = ring.records.count - kept.count
-            let before = ring.bodyBytes
+            let before = (ring.bodyBytes, ring.responseBodyBytes)
             ring.records = kept
             ring.head = 0
             ring.recount()
             return (
-                removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []), before - ring.bodyBytes
+                removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []),
+                before.0 - ring.bodyBytes, before.1 - ring.responseBodyBytes
             )
         }
         sharedBudget?.release(released)
+        sharedBudget?.releaseResponseBodies(releasedResponses)
         for waiter in change.waiters { waiter(change.sequence) }
         return removed
     }

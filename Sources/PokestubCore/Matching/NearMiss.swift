@@ -13,6 +13,10 @@ public struct NearMiss: Sendable {
     ///   - indexes: The stub sets (a session's own, then the daemon's).
     ///   - limit: How many to return.
     public static func closest(to request: HTTPRequest, in indexes: [StubIndex], limit: Int = 3) -> [NearMiss] {
+        Levenshtein.withBudget { closest(to: request, inAll: indexes, limit: limit) }
+    }
+
+    private static func closest(to request: HTTPRequest, inAll indexes: [StubIndex], limit: Int) -> [NearMiss] {
         guard indexes.count > 1 else { return indexes.first.map { closest(to: request, in: $0, limit: limit) } ?? [] }
         return indexes.flatMap { closest(to: request, in: $0, limit: limit) }
             .sorted { $0.result.distance < $1.result.distance }
@@ -27,7 +31,14 @@ public struct NearMiss: Sendable {
     ///   - index: The stubs to compare with; only those likely to be close are compared, so this stays cheap
     ///     however many stubs there are.
     ///   - limit: How many to return.
+    ///
+    /// The URL and string comparisons of one search share a budget (``Levenshtein/cellsPerSearch``), so a
+    /// long hostile URL costs a bounded time however many stubs there are.
     public static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
+        Levenshtein.withBudget { closest(to: request, inOne: index, limit: limit) }
+    }
+
+    private static func closest(to request: HTTPRequest, inOne index: StubIndex, limit: Int) -> [NearMiss] {
         var candidates = index.nearMissCandidates(for: request)
         // Comparing every field of every candidate costs; the URL, the method and the query parameters decide
         // most near misses, so only the closest by those get the full comparison. (By URL and method alone,

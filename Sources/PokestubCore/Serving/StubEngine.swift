@@ -13,6 +13,8 @@ public final class StubEngine: HTTPHandler {
     public let journal: RequestJournal
     /// The request-body bytes the daemon's journal and every session's keep together.
     public let journalBodyBudget: JournalBodyBudget
+    /// The memory the journals, runtime stubs and admin answers hold together (``MemoryBudget``).
+    public var memory: MemoryBudget { journalBodyBudget.memory! }
     /// The admin API.
     public let admin: AdminAPI
     /// The serve mode now (the configured one, or a record mode started through the admin API).
@@ -44,6 +46,8 @@ public final class StubEngine: HTTPHandler {
     ///     `journal.maxResponseBodyBytes`); beyond it the oldest events lose their response body.
     ///   - journalTotalBodyBytes: The most request-body bytes this journal and every session's keep together
     ///     (``JournalBodyBudget``).
+    ///   - maxMemoryBytes: The most bytes journals, runtime stubs and admin answers hold together
+    ///     (``MemoryBudget``, config `limits.maxMemoryBytes`).
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
     ///   - upstream: The upstream base URL, e.g. `https://pokeapi.co` (config `upstream`).
     ///   - upstreamClient: Sends requests upstream; without one, forwarded requests get 502.
@@ -62,7 +66,7 @@ public final class StubEngine: HTTPHandler {
     public init(
         store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
         journalMaxResponseBodyBytes: Int = 64 << 20,
-        journalTotalBodyBytes: Int = 256 << 20, mode: ServeMode = .replay,
+        journalTotalBodyBytes: Int = 256 << 20, maxMemoryBytes: Int = 1 << 30, mode: ServeMode = .replay,
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
@@ -73,7 +77,7 @@ public final class StubEngine: HTTPHandler {
         shutdown = ShutdownTrigger(isAllowed: allowsShutdown)
         self.store = store
         self.logger = logger
-        let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes)
+        let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes, memory: MemoryBudget(limit: maxMemoryBytes))
         journalBodyBudget = bodyBudget
         journal = RequestJournal(
             capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes,
@@ -89,7 +93,7 @@ public final class StubEngine: HTTPHandler {
             globalResponseTemplating: store.globalResponseTemplating)
         admin = AdminAPI(
             store: store, journal: journal, info: info, recordings: recordings, sessions: sessions, settings: settings,
-            shutdown: shutdown)
+            shutdown: shutdown, memory: bodyBudget.memory)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {

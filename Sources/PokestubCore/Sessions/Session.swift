@@ -53,7 +53,7 @@ public final class Session: Sendable {
             maxResponseBodyBytes: limits.journalMaxBodyBytes, sharedBudget: journalBodyBudget)
         admin = AdminAPI(
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
-            basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot)
+            basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot, memory: journalBodyBudget?.memory)
         lastUsedMilliseconds = Locked(Int64(now.timeIntervalSince1970 * 1000))
     }
 

@@ -46,6 +46,9 @@ public struct StubMapping: Sendable {
     public var source: Source
     /// The bytes the stub was read from (see ``definition``).
     public var definitionSource: StubDefinitionSource
+    /// What the stub holds of the daemon's ``MemoryBudget`` (a stub added through the admin API), given back
+    /// when the last copy of the stub is gone.
+    var memoryCharge: MemoryCharge?
 
     /// The JSON the stub was read from, with `id` and `uuid` filled in: what the admin API shows. Parsed from
     /// ``definitionSource`` on each use.

@@ -81,6 +81,8 @@ public struct Configuration: Sendable, Equatable {
         public var maxBodyBytes = 16 << 20
         /// Memory for one request line and its headers, in bytes (431 beyond).
         public var maxHeaderBytes = 32 << 10
+        /// The most bytes journals, runtime stubs and admin answers hold together (``MemoryBudget``).
+        public var maxMemoryBytes = 1 << 30
 
         /// The defaults.
         public init() {}

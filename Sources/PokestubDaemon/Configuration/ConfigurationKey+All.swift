@@ -74,6 +74,10 @@ extension ConfigurationKey {
         .integer(
             "limits.maxHeaderBytes", \.limits.maxHeaderBytes, in: 8_192...(1 << 20), note: "32 KiB",
             "larger request headers get 431"),
+        .integer(
+            "limits.maxMemoryBytes", \.limits.maxMemoryBytes, in: (16 << 20)...(1 << 40),
+            note: "1 GiB over journals, runtime stubs and admin answers; 507 or 429 beyond",
+            "bytes journals, runtime stubs and admin answers hold together; 507 or 429 beyond"),
         .integer("sessions.max", \.sessions.maxSessions, in: 0...100_000, "sessions open at once, 429 beyond"),
         .integer("sessions.maxStubs", \.sessions.maxStubsPerSession, in: 0...1_000_000, "runtime stubs per session"),
         .integer(

@@ -1,0 +1,159 @@
+import PokestubLocking
+
+/// The memory one daemon may hold for what clients give it or ask of it (config `limits.maxMemoryBytes`,
+/// default 1 GiB): request and response bodies in every request journal, runtime stubs added through the
+/// admin API, and admin answers while they are built and sent.
+///
+/// What counts, in bytes:
+/// - **journals**: each event's request body and response body (a stub's body, shared with the stub, counts
+///   in full, as in the journal's own ``RequestJournal/maxResponseBodyBytes``), in the daemon's journal and
+///   every session's;
+/// - **stubs**: a stub added or replaced through `POST`/`PUT /__admin/mappings` (the daemon's or a session's)
+///   counts ``stubCost(mappingBytes:)``, three times its mapping's JSON text, for as long as the stub lives;
+/// - **answers**: an admin answer built whole counts an estimate made before building it
+///   (``answerCost(bodyBytes:events:)``) until it has been sent; a streamed listing counts one piece.
+///
+/// Journals give way, the rest is refused: journals together hold at most three quarters of the limit and
+/// never more than what stubs and answers leave, dropping their oldest events (and then older response
+/// bodies) when they would pass it, as they do for their own budgets. Stubs and answers take what journals
+/// do not hold; past the limit a stub is refused with 507 and an answer with 429 and `Retry-After`
+/// (``AdminError/insufficientStorage(_:)``, ``AdminError/busy(_:)``). A quarter is thus always free of
+/// journals, so full journals alone never make an admin write fail. Not counted: the stubs loaded from
+/// files, body files (read from disk, large ones sent from the file), and what libmicrohttpd holds per
+/// connection (bounded by `limits.maxHeaderBytes` and `limits.maxConnections`).
+///
+/// Thread-safe: one lock; nothing is called out of it but the journal's own trimming, which takes no lock.
+public final class MemoryBudget: Sendable {
+    /// The most bytes counted at once (config `limits.maxMemoryBytes`).
+    public let limit: Int
+    private let usage = Locked(Usage())
+
+    /// What the budget holds now, by kind, in bytes.
+    public struct Usage: Sendable, Equatable {
+        /// Request and response bodies in every journal.
+        public var journals = 0
+        /// Runtime stubs added through the admin API.
+        public var stubs = 0
+        /// Admin answers being built or sent.
+        public var answers = 0
+        /// Everything counted.
+        public var total: Int { journals + stubs + answers }
+    }
+
+    /// What a charge is for: stubs are refused with 507 past the limit, answers with 429.
+    public enum Kind: Sendable {
+        /// A runtime stub.
+        case stub
+        /// An admin answer.
+        case answer
+    }
+
+    /// Creates a budget of `limit` bytes.
+    public init(limit: Int) {
+        self.limit = max(0, limit)
+    }
+
+    /// The bytes counted now, by kind.
+    public var used: Usage { usage.withLock { $0 } }
+
+    /// The most the journals together may hold while stubs and answers hold nothing: three quarters of
+    /// ``limit``.
+    public var journalLimit: Int { limit - limit / 4 }
+
+    /// A charge of `bytes` for `kind`, or `nil` when it would take the budget past ``limit``. The charge
+    /// holds its bytes until it is released or deallocated.
+    public func charge(_ bytes: Int, for kind: Kind) -> MemoryCharge? {
+        let bytes = max(0, bytes)
+        let granted = usage.withLock { usage -> Bool in
+            guard usage.total + bytes <= limit else { return false }
+            switch kind {
+            case .stub: usage.stubs += bytes
+            case .answer: usage.answers += bytes
+            }
+            return true
+        }
+        return granted ? MemoryCharge(budget: self, bytes: bytes, kind: kind) : nil
+    }
+
+    /// Why a charge was refused, for a JSON reason: e.g. `the memory budget (limits.maxMemoryBytes) of
+    /// 1073741824 bytes has 1024 free: journals hold 805306368, runtime stubs 268434432, admin answers 0`.
+    public var refusal: String {
+        let now = used
+        return "the memory budget (limits.maxMemoryBytes) of \(limit) bytes has \(max(0, limit - now.total)) free: "
+            + "journals hold \(now.journals), runtime stubs \(now.stubs), admin answers \(now.answers)"
+    }
+
+    /// The bytes that could be charged now.
+    public var available: Int { usage.withLock { max(0, limit - $0.total) } }
+
+    func release(_ bytes: Int, for kind: Kind) {
+        guard bytes != 0 else { return }
+        usage.withLock { usage in
+            switch kind {
+            case .stub: usage.stubs -= bytes
+            case .answer: usage.answers -= bytes
+            }
+        }
+    }
+
+    /// Lets a journal that holds `current` bytes of the budget settle on a new amount: `settle` gets how many
+    /// bytes it may hold (its share so far plus what is free for journals) and returns what it holds after
+    /// trimming itself to that.
+    func settleJournal(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
+        usage.withLock { usage in
+            let others = usage.journals - current
+            let allowed = min(journalLimit - others, limit - usage.stubs - usage.answers - others)
+            let now = settle(max(0, allowed))
+            usage.journals += now - current
+        }
+    }
+
+    /// Gives back `bytes` a journal no longer holds.
+    func releaseJournal(_ bytes: Int) {
+        guard bytes != 0 else { return }
+        usage.withLock { $0.journals -= bytes }
+    }
+
+    /// What a runtime stub counts: three times the bytes of its mapping's JSON text, for the text kept as
+    /// the stub's source, its parsed definition, and the response body made from it (twenty 10 MB stubs held
+    /// 618 MB, 3.1 times their text).
+    public static func stubCost(mappingBytes: Int) -> Int {
+        3 * mappingBytes
+    }
+
+    /// What an admin answer built whole counts before it is built: three times the bodies it shows (a body
+    /// appears as text and as base64, and in the JSON tree before its text is written), plus 2 KiB for each
+    /// serve event or stub in it.
+    public static func answerCost(bodyBytes: Int, events: Int) -> Int {
+        3 * bodyBytes + 2_048 * events
+    }
+}
+
+/// Bytes held against a ``MemoryBudget``, given back by ``release()`` or when the charge is deallocated:
+/// kept with what it pays for (a stub, an answer's body), it lasts exactly as long as that memory does.
+public final class MemoryCharge: Sendable {
+    /// The bytes held.
+    public let bytes: Int
+    private let budget: MemoryBudget
+    private let kind: MemoryBudget.Kind
+    private let released = Locked(false)
+
+    init(budget: MemoryBudget, bytes: Int, kind: MemoryBudget.Kind) {
+        self.budget = budget
+        self.bytes = bytes
+        self.kind = kind
+    }
+
+    /// Gives the bytes back now; later calls, and deallocation, do nothing more.
+    public func release() {
+        let first = released.withLock { released -> Bool in
+            defer { released = true }
+            return !released
+        }
+        if first { budget.release(bytes, for: kind) }
+    }
+
+    deinit {
+        release()
+    }
+}
