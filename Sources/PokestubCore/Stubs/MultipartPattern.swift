@@ -123,14 +123,7 @@ extension MultipartPattern {
             }
         }
         if let value = object.take("bodyPatterns") {
-            guard case .array(let items) = value else {
-                throw StubDefinitionError("must be an array of patterns", keyPath: ["bodyPatterns"])
-            }
-            for (index, item) in items.enumerated() {
-                do { bodyPatterns.append(try StringValuePattern(json: item)) } catch {
-                    throw error.nested(under: "bodyPatterns[\(index)]")
-                }
-            }
+            bodyPatterns += try StringValuePattern.bodyPatterns(from: value)
         }
         try object.rejectUnknown(supported: MultipartPattern.fieldNames)
     }

@@ -150,6 +150,24 @@ public indirect enum StringValuePattern: Sendable, Hashable {
 // MARK: - Reading and writing the JSON form
 
 extension StringValuePattern {
+    /// Reads a `bodyPatterns` array (a request pattern's, or a multipart part's), each pattern as
+    /// ``init(json:)`` reads it.
+    ///
+    /// - Throws: ``StubDefinitionError`` under `bodyPatterns` (or `bodyPatterns[n]`) for a value that is not an
+    ///   array of patterns.
+    static func bodyPatterns(from value: JSONValue) throws(StubDefinitionError) -> [StringValuePattern] {
+        guard case .array(let items) = value else {
+            throw StubDefinitionError("must be an array of patterns", keyPath: ["bodyPatterns"])
+        }
+        var patterns: [StringValuePattern] = []
+        for (index, item) in items.enumerated() {
+            do { patterns.append(try StringValuePattern(json: item)) } catch {
+                throw error.nested(under: "bodyPatterns[\(index)]")
+            }
+        }
+        return patterns
+    }
+
     /// Reads a pattern from its JSON form.
     ///
     /// - Throws: ``StubDefinitionError`` for an unknown operator, a wrong value type or a bad regex.

@@ -230,14 +230,7 @@ extension RequestPattern {
             self[keyPath: keyPath] = patterns
         }
         if let value = object.take("bodyPatterns") {
-            guard case .array(let items) = value else {
-                throw StubDefinitionError("must be an array of patterns", keyPath: ["bodyPatterns"])
-            }
-            for (index, item) in items.enumerated() {
-                do { bodyPatterns.append(try StringValuePattern(json: item)) } catch {
-                    throw error.nested(under: "bodyPatterns[\(index)]")
-                }
-            }
+            bodyPatterns += try StringValuePattern.bodyPatterns(from: value)
         }
         try readCredentials(from: &object)
         if let value = object.take("multipartPatterns") {
