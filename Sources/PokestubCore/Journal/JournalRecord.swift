@@ -15,6 +15,20 @@ struct JournalRecord: Sendable {
     let durationMilliseconds: Double
     var response: JournaledResponse?
 
+    init(
+        id: UUID, receivedAt: Date, request: HTTPRequest, stub: ServeEvent.StubReference?, responseStatus: Int,
+        responseHeaders: HTTPHeaders?, durationMilliseconds: Double, response: JournaledResponse?
+    ) {
+        self.id = id
+        self.receivedAt = receivedAt
+        self.request = PackedRequest(request)
+        self.stub = stub
+        self.responseStatus = responseStatus
+        self.responseHeaders = responseHeaders
+        self.durationMilliseconds = durationMilliseconds
+        self.response = response
+    }
+
     init(_ event: ServeEvent) {
         id = event.id
         receivedAt = event.receivedAt
@@ -27,9 +41,12 @@ struct JournalRecord: Sendable {
     }
 
     /// The serve event, its request parsed again.
-    var event: ServeEvent {
+    var event: ServeEvent { event(with: request.request) }
+
+    /// The serve event with `request`, the request this record packed.
+    func event(with request: HTTPRequest) -> ServeEvent {
         ServeEvent(
-            id: id, receivedAt: receivedAt, request: request.request, stub: stub, responseStatus: responseStatus,
+            id: id, receivedAt: receivedAt, request: request, stub: stub, responseStatus: responseStatus,
             responseHeaders: responseHeaders, durationMilliseconds: durationMilliseconds, response: response)
     }
 

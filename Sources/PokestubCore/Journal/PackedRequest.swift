@@ -15,24 +15,25 @@ struct PackedRequest: Sendable {
     /// The body bytes.
     let body: Data
 
-    /// Packs a request.
+    /// Packs a request: the buffer is sized first and filled by copying each string's UTF-8 bytes.
     init(_ request: HTTPRequest) {
         var size = 12 + request.method.utf8.count + request.rawURL.utf8.count + (request.clientAddress?.utf8.count ?? 0)
         for field in request.headers.fields { size += 8 + field.name.utf8.count + field.value.utf8.count }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        PackedRequest.append(request.method, to: &bytes)
-        PackedRequest.append(request.rawURL, to: &bytes)
-        if let address = request.clientAddress {
-            PackedRequest.append(address, to: &bytes)
-        } else {
-            PackedRequest.appendLength(UInt32.max, to: &bytes)
+        bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var offset = 0
+            PackedRequest.write(request.method, into: buffer, at: &offset)
+            PackedRequest.write(request.rawURL, into: buffer, at: &offset)
+            if let address = request.clientAddress {
+                PackedRequest.write(address, into: buffer, at: &offset)
+            } else {
+                PackedRequest.writeLength(UInt32.max, into: buffer, at: &offset)
+            }
+            for field in request.headers.fields {
+                PackedRequest.write(field.name, into: buffer, at: &offset)
+                PackedRequest.write(field.value, into: buffer, at: &offset)
+            }
+            count = offset
         }
-        for field in request.headers.fields {
-            PackedRequest.append(field.name, to: &bytes)
-            PackedRequest.append(field.value, to: &bytes)
-        }
-        self.bytes = bytes
         body = request.body
     }
 
@@ -55,16 +56,21 @@ struct PackedRequest: Sendable {
     /// The bytes this record holds: the buffer and the body.
     var byteCount: Int { bytes.count + body.count }
 
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
+    private static func write(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
         var text = text
         text.withUTF8 { utf8 in
-            appendLength(UInt32(truncatingIfNeeded: utf8.count), to: &bytes)
-            bytes.append(contentsOf: utf8)
+            writeLength(UInt32(truncatingIfNeeded: utf8.count), into: buffer, at: &offset)
+            guard let source = utf8.baseAddress, utf8.count > 0 else { return }
+            (buffer.baseAddress! + offset).initialize(from: source, count: utf8.count)
+            offset += utf8.count
         }
     }
 
-    private static func appendLength(_ length: UInt32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: length.littleEndian) { bytes.append(contentsOf: $0) }
+    private static func writeLength(
+        _ length: UInt32, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int
+    ) {
+        for index in 0..<4 { buffer[offset + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+        offset += 4
     }
 
     /// The string at `offset`, moving `offset` past it; `nil` for the "none" length.

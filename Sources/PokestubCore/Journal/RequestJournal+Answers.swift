@@ -18,10 +18,13 @@ extension RequestJournal {
         to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, responseHeaders: HTTPHeaders? = nil,
         timing: ServeTiming, response: HTTPResponse? = nil, id: UUID? = nil
     ) {
+        guard isEnabled else { return }
+        // The record is made straight from the request (no serve event in between: one copy fewer of every field).
         append(
-            ServeEvent(
+            JournalRecord(
                 id: id ?? nextEventID(), receivedAt: timing.receivedAt, request: request, stub: stub,
                 responseStatus: status, responseHeaders: responseHeaders,
-                durationMilliseconds: timing.elapsedMilliseconds, response: response.map(JournaledResponse.init)))
+                durationMilliseconds: timing.elapsedMilliseconds, response: response.map(JournaledResponse.init)),
+            request: request)
     }
 }

@@ -105,7 +105,13 @@ public final class RequestJournal: Sendable {
     /// taken); the record it replaces is freed after the lock is released.
     public func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
-        let record = JournalRecord(event)
+        append(JournalRecord(event), request: event.request)
+    }
+
+    /// Adds a record whose request, as received, is `request`: what waiters are matched against, without
+    /// parsing the record's request again.
+    func append(_ record: JournalRecord, request: HTTPRequest) {
+        guard capacity > 0 else { return }
         var change: (sequence: Int, waiters: [@Sendable (Int) -> Void]) = (0, [])
         var replaced: JournalRecord?
         let satisfied: [Waiter] = ring.withLock { ring in
@@ -142,8 +148,8 @@ public final class RequestJournal: Sendable {
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
-            for (id, var waiter) in ring.waiters where waiter.pattern.matches(event.request) {
-                waiter.matched.append(event)
+            for (id, var waiter) in ring.waiters where waiter.pattern.matches(request) {
+                waiter.matched.append(record.event(with: request))
                 if waiter.countsEarlier && waiter.matched.count >= waiter.count {
                     ring.waiters.removeValue(forKey: id)
                     done.append(waiter)
