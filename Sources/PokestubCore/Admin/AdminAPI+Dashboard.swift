@@ -29,8 +29,9 @@ extension AdminAPI {
     /// - `hits`: the serve events the journal holds for the stub, so it covers the journal's window only.
     private func dashboardStubs() -> HTTPResponse {
         var hits: [UUID: Int] = [:]
-        let events = journal.events
-        for event in events { if let id = event.stub?.id { hits[id, default: 0] += 1 } }
+        // Counted on the journal's records: no request is parsed again for this.
+        let records = journal.records
+        for record in records { if let id = record.stub?.id { hits[id, default: 0] += 1 } }
         let scenarios = store.scenarios
         let stubs = store.index.stubs.reversed().map { stub -> JSONValue in
             var file: JSONValue = .null
@@ -63,7 +64,7 @@ extension AdminAPI {
                 "hits": .integer(Int64(hits[stub.id] ?? 0)),
             ])
         }
-        return .json(.object(["stubs": .array(stubs), "journalSize": .integer(Int64(events.count))]), pretty: false)
+        return .json(.object(["stubs": .array(stubs), "journalSize": .integer(Int64(records.count))]), pretty: false)
     }
 
     /// The 1-based line where a file stub's mapping starts: its element of `mappings`, or the file's first

@@ -23,14 +23,30 @@ public struct NearMissAnswer: Sendable, Hashable {
     public static let maxFieldBytes = 128
 
     /// The 404's body (``NearMiss/report(for:nearMisses:)``).
-    public var report: String
+    public let report: String
     /// The value of the `Pokestub-Closest-Stub` header field.
-    public var closestStub: String
+    public let closestStub: String
+    /// The 404 itself: the report as a `text/plain` body and the header field. Made once with the answer, so
+    /// the repeated misses the near-miss cache answers share one body, and the journal keeps a reference to it
+    /// rather than a copy per miss.
+    public let response: HTTPResponse
 
     /// Makes the report and the header value for a request and its near misses, closest first.
     public init(for request: HTTPRequest, nearMisses: [NearMiss]) {
         report = NearMiss.report(for: request, nearMisses: nearMisses)
         closestStub = NearMissAnswer.headerValue(for: nearMisses.first)
+        var response = HTTPResponse.text(report, status: 404)
+        response.headers.add(name: NearMissAnswer.headerName, value: closestStub)
+        self.response = response
+    }
+
+    public static func == (lhs: NearMissAnswer, rhs: NearMissAnswer) -> Bool {
+        lhs.report == rhs.report && lhs.closestStub == rhs.closestStub
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(report)
+        hasher.combine(closestStub)
     }
 
     /// The header value for the closest near miss, or `none` without one.

@@ -162,8 +162,7 @@ public final class StubEngine: HTTPHandler {
         if mode != .replay { return forward(request, in: scope, mode: mode, timing: timing) }
         logger.info("unmatched \(request.method) \(request.rawURL)")
         let nearMiss = scope.nearMissAnswer(for: request)
-        var response = HTTPResponse.text(nearMiss.report, status: 404)
-        response.headers.add(name: NearMissAnswer.headerName, value: nearMiss.closestStub)
+        let response = nearMiss.response
         scope.journal.recordAnswer(
             to: request, stub: nil, status: response.status, timing: timing, response: response)
         return .response(response)
