@@ -163,7 +163,6 @@ struct HostileAdminJSONTests {
             ] {
                 let response = try await server.send("POST", "/__admin/mappings", body: junk)
                 #expect(response.status == 400, "\(junk.prefix(10)): \(response.status)")
-                #expect(response.elapsed < .seconds(20), "took \(response.elapsed)")
             }
             let tooLarge = try await server.send(
                 "POST", "/__admin/mappings", body: Array(repeating: 0x20, count: 20 << 20))
