@@ -20,7 +20,7 @@ import Foundation
 ///
 /// A client acts either on the daemon itself (admin requests under `/__admin`) or on one session of it (under
 /// `/__admin/sessions/{id}`, see ``PokestubSession``): every method then reads and changes that session's
-/// stubs and journal only. ``PokestubSession/admin`` is such a client; ``scoped(toSession:)`` makes one.
+/// stubs and journal only. ``PokestubSession/admin`` is such a client; ``scoped(toSession:secret:)`` makes one.
 ///
 /// Every method is `async` and runs on `URLSession`. Failures throw ``PokestubClientError``, whose description
 /// names the request and the server's reason; a failed `verify` prints the requests the server did receive and
