@@ -53,7 +53,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// The session requests run on.
     public let session: URLSession
     /// How long one admin request may take before it fails. A wait
-    /// (``waitForRequests(_:_:timeout:pollInterval:)``) may take this much longer than its own timeout.
+    /// (``waitForRequests(_:_:timeout:pollInterval:file:line:)``) may take this much longer than its own timeout.
     public let timeout: Duration
     /// ``timeout`` in seconds.
     @available(*, deprecated, renamed: "timeout")
