@@ -4,7 +4,7 @@ extension PokestubAdminClient {
     /// Adds a stub (`POST /__admin/mappings`). A stub with the same id is replaced.
     ///
     /// ```swift
-    /// try await admin.addStub(.get("/api/v2/pokemon/25/").willReturn(.file("pokemon/25.json")))
+    /// try await admin.addStub(StubBuilder.get("/api/v2/pokemon/25/").willReturn(.file("pokemon/25.json")))
     /// ```
     ///
     /// - Parameter stub: A ``StubBuilder``, a `JSONValue` mapping or mapping JSON text.

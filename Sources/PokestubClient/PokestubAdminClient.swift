@@ -10,9 +10,9 @@ import Foundation
 /// Find the daemon the way the app does, from `POKEMON_URL`, or give its URL:
 ///
 /// ```swift
-/// let admin = try PokestubAdminClient()   // POKEMON_URL, else http://127.0.0.1:8080; POKESTUB_ADMIN_TOKEN
+/// let admin = try PokestubAdminClient()  // POKEMON_URL, else http://127.0.0.1:8080; POKESTUB_ADMIN_TOKEN
 /// try await admin.addStub(
-///     .get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
+///     StubBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
 ///         .willReturn(.json(["count": 0, "next": nil, "previous": nil, "results": []])))
 /// // … run the app …
 /// try await admin.verify(count: 1, .get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20")))
