@@ -62,18 +62,18 @@ for module in "${modules[@]}"; do
         [[ -e $extension ]] && cp "$extension" "$work/graphs/$module/"
     done
     log="$work/$module.log"
-    if ! "$docc" convert "$catalog" \
+    converted=0
+    "$docc" convert "$catalog" \
         --additional-symbol-graph-dir "$work/graphs/$module" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.pokestub.$module" \
         --output-path "$work/$module.doccarchive" \
-        --warnings-as-errors > "$log" 2>&1; then
-        status=1
-    fi
-    # DocC prints file paths relative to the symbol graphs' folder; name them from the repository root.
+        --warnings-as-errors > "$log" 2>&1 || converted=$?
     findings=$(grep -cE '^(warning|error):' "$log" || true)
-    if [[ $findings -gt 0 ]]; then
+    if [[ $converted -ne 0 || $findings -gt 0 ]]; then
+        # DocC prints file paths relative to the symbol graphs' folder; name them from the repository root.
         sed "s#--> \.\./#--> Sources/$module/#" "$log" >&2
+        [[ $findings -gt 0 ]] || findings=1
         status=1
     fi
     if ! python3 scripts/docc/undocumented.py "$module" "$work/graphs/$module" >&2; then
