@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let routes = PokeAPIRoutes(baseURL: URL(string: "http://127.0.0.1:8080")!)
-/// routes.pokemonList(offset: 20, limit: 20)
+/// let url = routes.pokemonList(offset: 20, limit: 20)
 /// // http://127.0.0.1:8080/api/v2/pokemon/?offset=20&limit=20
 /// ```
 public struct PokeAPIRoutes: Sendable, Hashable {
@@ -118,7 +118,7 @@ public struct PokeAPIRoutes: Sendable, Hashable {
     ///
     /// ```swift
     /// let routes = PokeAPIRoutes(baseURL: URL(string: "http://127.0.0.1:8080")!)
-    /// routes.rebased(URL(string: "https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20")!)
+    /// let url = routes.rebased(URL(string: "https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20")!)
     /// // http://127.0.0.1:8080/api/v2/pokemon/?offset=20&limit=20
     /// ```
     ///

@@ -9,7 +9,7 @@ import Foundation
 /// Point it at pokeapi.co, or at a pokestub daemon by setting `POKEMON_URL`:
 ///
 /// ```swift
-/// let client = try PokemonClient()            // reads POKEMON_URL, else https://pokeapi.co
+/// let client = try PokemonClient()  // reads POKEMON_URL, else https://pokeapi.co
 /// let page = try await client.pokemonPage(offset: 0, limit: 20)
 /// let bulbasaur = try await client.pokemon(name: page.results[0].name)
 /// ```

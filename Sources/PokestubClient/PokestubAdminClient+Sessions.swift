@@ -69,7 +69,7 @@ extension PokestubAdminClient {
     ///
     /// ```swift
     /// try await admin.withSession(name: "job-42") { session in
-    ///     try await session.admin.addStub(.get("/api/v2/pokemon/").willReturn(.json(page)))
+    ///     try await session.admin.addStub(StubBuilder.get("/api/v2/pokemon/").willReturn(.json(page)))
     ///     let client = try PokemonClient(environment: session.environment)
     ///     _ = try await client.pokemonPage(offset: 0, limit: 20)
     ///     try await session.admin.verify(count: 1, .get("/api/v2/pokemon/"))

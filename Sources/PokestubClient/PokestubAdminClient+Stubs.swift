@@ -4,10 +4,10 @@ extension PokestubAdminClient {
     /// Adds a stub (`POST /__admin/mappings`). A stub with the same id is replaced.
     ///
     /// ```swift
-    /// try await admin.addStub(.get("/api/v2/pokemon/25/").willReturn(.file("pokemon/25.json")))
+    /// try await admin.addStub(StubBuilder.get("/api/v2/pokemon/25/").willReturn(.file("pokemon/25.json")))
     /// ```
     ///
-    /// - Parameter stub: A ``StubBuilder``, a ``JSONValue`` mapping or mapping JSON text.
+    /// - Parameter stub: A ``StubBuilder``, a `JSONValue` mapping or mapping JSON text.
     /// - Returns: The stub as the server holds it, with its id.
     /// - Throws: ``PokestubClientError``; `refused` with status 400 naming the field when the server rejects
     ///   the mapping (an unsupported matcher, a missing body file, …).

@@ -55,6 +55,44 @@
         ) async throws(PokestubClientError) -> Bool {
             try await expectRequests(.exactly(count), pattern, sourceLocation: sourceLocation)
         }
+
+        /// Waits until enough journaled requests match a pattern, as
+        /// ``waitForRequests(_:_:timeout:pollInterval:file:line:)`` does, and records a timeout as an issue at the
+        /// call, whose text is the timeout's description (the count, and how the closest requests differ); the
+        /// test goes on.
+        ///
+        /// ```swift
+        /// try await admin.expectRequests(.atLeast(1), .get("/api/v2/pokemon/25/"), timeout: .seconds(5))
+        /// ```
+        ///
+        /// Outside a Swift Testing test it throws the timeout, as `waitForRequests` does.
+        ///
+        /// - Parameters:
+        ///   - expected: How many to wait for; `.atLeast(1)` waits for the first.
+        ///   - pattern: The request pattern.
+        ///   - timeout: The longest wait. Sent to the server in whole milliseconds, rounded up.
+        ///   - pollInterval: The pause between counts when the server cannot hold the wait; 50 ms by default.
+        ///   - sourceLocation: Where the issue is recorded; leave the default, the call.
+        /// - Returns: Whether enough requests arrived in time.
+        /// - Throws: ``PokestubClientError`` when the server cannot be asked; outside a Swift Testing test, also
+        ///   ``PokestubClientError/timedOut(expected:pattern:actualCount:timeout:closest:callSite:)``.
+        @discardableResult
+        public func expectRequests(
+            _ expected: RequestCount, _ pattern: RequestPatternBuilder, timeout: Duration,
+            pollInterval: Duration = .milliseconds(50), sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws(PokestubClientError) -> Bool {
+            do {
+                _ = try await waitForMatchingRequests(expected, pattern, timeout: timeout, pollInterval: pollInterval)
+                return true
+            } catch .timedOut(let expected, let pattern, let actualCount, let timeout, let closest, _) {
+                let timedOut = PokestubClientError.timedOut(
+                    expected: expected, pattern: pattern, actualCount: actualCount, timeout: timeout, closest: closest,
+                    callSite: CallSite(filePath: sourceLocation.filePath, line: sourceLocation.line))
+                guard Test.current != nil else { throw timedOut }
+                Issue.record(timedOut, sourceLocation: sourceLocation)
+                return false
+            }
+        }
     }
 
     extension StaticString {

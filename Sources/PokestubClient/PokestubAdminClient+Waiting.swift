@@ -27,15 +27,33 @@ extension PokestubAdminClient {
     ///   - pattern: The request pattern.
     ///   - timeout: The longest wait; 5 seconds by default. Sent to the server in whole milliseconds, rounded up.
     ///   - pollInterval: The pause between counts when polling; 50 ms by default.
+    ///   - file: The file of the call, which a timeout's description names; leave the default (`#filePath`).
+    ///   - line: The line of the call, which a timeout's description names; leave the default (`#line`).
     /// - Returns: The count that satisfied the expectation.
-    /// - Throws: ``PokestubClientError/timedOut(expected:pattern:actualCount:timeout:closest:)`` when the timeout
-    ///   passes first; its description lists the closest requests and how each differs from the pattern
-    ///   (`method: expected "GET", got "POST"`). Other ``PokestubClientError``s from the server, e.g. 409 when
-    ///   its journal is off.
+    /// - Throws: ``PokestubClientError/timedOut(expected:pattern:actualCount:timeout:closest:callSite:)`` when
+    ///   the timeout passes first; its description starts with the call's file and line
+    ///   (`ListScreenTests.swift:42: timed out after 5.0 seconds waiting for …`) and lists the closest requests
+    ///   and how each differs from the pattern (`method: expected "GET", got "POST"`). Other
+    ///   ``PokestubClientError``s from the server, e.g. 409 when its journal is off. In a Swift Testing test,
+    ///   `expectRequests(_:_:timeout:pollInterval:sourceLocation:)` records the timeout as an issue at the call
+    ///   instead.
     @discardableResult
     public func waitForRequests(
         _ expected: RequestCount, _ pattern: RequestPatternBuilder, timeout: Duration = .seconds(5),
-        pollInterval: Duration = .milliseconds(50)
+        pollInterval: Duration = .milliseconds(50), file: StaticString = #filePath, line: UInt = #line
+    ) async throws(PokestubClientError) -> Int {
+        do {
+            return try await waitForMatchingRequests(expected, pattern, timeout: timeout, pollInterval: pollInterval)
+        } catch .timedOut(let expected, let pattern, let actualCount, let timeout, let closest, _) {
+            throw .timedOut(
+                expected: expected, pattern: pattern, actualCount: actualCount, timeout: timeout, closest: closest,
+                callSite: CallSite(file: file, line: line))
+        }
+    }
+
+    /// ``waitForRequests(_:_:timeout:pollInterval:file:line:)`` without the call site.
+    func waitForMatchingRequests(
+        _ expected: RequestCount, _ pattern: RequestPatternBuilder, timeout: Duration, pollInterval: Duration
     ) async throws(PokestubClientError) -> Int {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

@@ -10,9 +10,9 @@ import Foundation
 /// Find the daemon the way the app does, from `POKEMON_URL`, or give its URL:
 ///
 /// ```swift
-/// let admin = try PokestubAdminClient()   // POKEMON_URL, else http://127.0.0.1:8080; POKESTUB_ADMIN_TOKEN
+/// let admin = try PokestubAdminClient()  // POKEMON_URL, else http://127.0.0.1:8080; POKESTUB_ADMIN_TOKEN
 /// try await admin.addStub(
-///     .get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
+///     StubBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
 ///         .willReturn(.json(["count": 0, "next": nil, "previous": nil, "results": []])))
 /// // … run the app …
 /// try await admin.verify(count: 1, .get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20")))
@@ -20,7 +20,7 @@ import Foundation
 ///
 /// A client acts either on the daemon itself (admin requests under `/__admin`) or on one session of it (under
 /// `/__admin/sessions/{id}`, see ``PokestubSession``): every method then reads and changes that session's
-/// stubs and journal only. ``PokestubSession/admin`` is such a client; ``scoped(toSession:)`` makes one.
+/// stubs and journal only. ``PokestubSession/admin`` is such a client; ``scoped(toSession:secret:)`` makes one.
 ///
 /// Every method is `async` and runs on `URLSession`. Failures throw ``PokestubClientError``, whose description
 /// names the request and the server's reason; a failed `verify` prints the requests the server did receive and
@@ -53,7 +53,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// The session requests run on.
     public let session: URLSession
     /// How long one admin request may take before it fails. A wait
-    /// (``waitForRequests(_:_:timeout:pollInterval:)``) may take this much longer than its own timeout.
+    /// (``waitForRequests(_:_:timeout:pollInterval:file:line:)``) may take this much longer than its own timeout.
     public let timeout: Duration
     /// ``timeout`` in seconds.
     @available(*, deprecated, renamed: "timeout")

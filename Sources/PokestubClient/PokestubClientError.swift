@@ -68,7 +68,7 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
     case verificationFailed(VerificationFailure)
 
     /// A wait for requests ended before enough arrived
-    /// (``PokestubAdminClient/waitForRequests(_:_:timeout:pollInterval:)``).
+    /// (``PokestubAdminClient/waitForRequests(_:_:timeout:pollInterval:file:line:)``).
     ///
     /// - Parameters:
     ///   - expected: How many requests were awaited.
@@ -77,9 +77,11 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
     ///   - timeout: How long the wait lasted.
     ///   - closest: The journaled requests closest to the pattern that did not match it, closest first, with
     ///     the server's differences (`method: expected "GET", got "POST"`); empty when the server gave none.
+    ///   - callSite: Where the wait was called, which the description starts with (Swift Testing and XCTest
+    ///     list a thrown error at the test function); `nil` when not known.
     case timedOut(
         expected: RequestCount, pattern: String, actualCount: Int, timeout: Duration,
-        closest: [VerificationFailure.ClosestRequest] = [])
+        closest: [VerificationFailure.ClosestRequest] = [], callSite: CallSite? = nil)
 
     /// The error as one readable sentence.
     public var description: String {
@@ -107,10 +109,9 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
             return "Invalid JSON in \(what): \(reason)"
         case .verificationFailed(let failure):
             return failure.description
-        case .timedOut(let expected, let pattern, let actualCount, let timeout, let closest):
-            var lines = [
-                "Timed out after \(timeout) waiting for \(expected) matching \(pattern); \(actualCount) matched"
-            ]
+        case .timedOut(let expected, let pattern, let actualCount, let timeout, let closest, let callSite):
+            let summary = "after \(timeout) waiting for \(expected) matching \(pattern); \(actualCount) matched"
+            var lines = [callSite.map { "\($0): timed out \(summary)" } ?? "Timed out \(summary)"]
             if !closest.isEmpty {
                 lines += ["", "Closest requests:"]
                 for entry in closest {

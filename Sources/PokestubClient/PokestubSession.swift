@@ -10,7 +10,8 @@ import Foundation
 ///
 /// ```swift
 /// try await admin.withSession(name: "job-42") { session in
-///     try await session.admin.addStub(.get("/api/v2/pokemon/25/").willReturn(.json(["name": "pikachu"])))
+///     try await session.admin.addStub(
+///         StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(["name": "pikachu"])))
 ///     app.launchEnvironment = session.environment
 ///     app.launch()
 ///     try await session.admin.waitForRequests(.atLeast(1), .get("/api/v2/pokemon/25/"))

@@ -2,8 +2,8 @@
 /// ``StubBuilder`` for stubbing. Both get the same vocabulary:
 ///
 /// ```swift
-/// StubBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
-/// RequestPatternBuilder.post("/api/v2/team").withRequestBody(.matchesJsonPath("$.name"))
+/// let stub = StubBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20"))
+/// let pattern = RequestPatternBuilder.post("/api/v2/team").withRequestBody(.matchesJsonPath("$.name"))
 /// ```
 public protocol RequestPatternBuilding: Sendable {
     /// The request pattern built so far.

@@ -6,10 +6,15 @@ import Foundation
 /// ```swift
 /// let stub = StubBuilder.get("/api/v2/pokemon/")
 ///     .withQueryParameter("limit", .equalTo("20"))
-///     .willReturn(.json(["count": 2, "next": nil, "previous": nil, "results": [
-///         ["name": "bulbasaur", "url": "https://pokeapi.co/api/v2/pokemon/1/"],
-///         ["name": "ivysaur", "url": "https://pokeapi.co/api/v2/pokemon/2/"],
-///     ]]))
+///     .willReturn(
+///         .json([
+///             "count": 2, "next": nil, "previous": nil,
+///             "results": [
+///                 ["name": "bulbasaur", "url": "https://pokeapi.co/api/v2/pokemon/1/"],
+///                 ["name": "ivysaur", "url": "https://pokeapi.co/api/v2/pokemon/2/"],
+///             ],
+///         ])
+///     )
 ///     .withName("first page")
 /// try await admin.addStub(stub)
 /// ```

@@ -1,4 +1,4 @@
-/// Anything that can be turned into one WireMock stub mapping: a ``StubBuilder``, a ``JSONValue`` object, or JSON
+/// Anything that can be turned into one WireMock stub mapping: a ``StubBuilder``, a `JSONValue` object, or JSON
 /// text in a `String`.
 ///
 /// Lets one list mix styles:

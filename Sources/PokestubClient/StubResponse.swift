@@ -3,9 +3,9 @@ import Foundation
 /// What a stub answers: WireMock's response definition, built in Swift.
 ///
 /// ```swift
-/// StubResponse.json(["count": 1, "results": [["name": "bulbasaur"]]])
-/// StubResponse.text("Not Found", status: 404).withFixedDelay(.milliseconds(250))
-/// StubResponse.fault(.connectionResetByPeer)
+/// let list = StubResponse.json(["count": 1, "results": [["name": "bulbasaur"]]])
+/// let missing = StubResponse.text("Not Found", status: 404).withFixedDelay(.milliseconds(250))
+/// let reset = StubResponse.fault(.connectionResetByPeer)
 /// ```
 ///
 /// ``json`` is the definition as the admin API takes it, e.g.

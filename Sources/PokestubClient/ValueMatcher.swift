@@ -2,10 +2,11 @@
 /// pattern.
 ///
 /// ```swift
-/// .withQueryParameter("limit", .equalTo("20"))
-/// .withHeader("Accept", .contains("json"))
-/// .withRequestBody(.equalToJson(["name": "bulbasaur"], ignoreExtraElements: true))
-/// .withRequestBody(.matchesJsonPath("$.team[?(@.name == 'pikachu')]"))
+/// let team = RequestPatternBuilder.post("/api/v2/team")
+///     .withQueryParameter("limit", .equalTo("20"))
+///     .withHeader("Accept", .contains("json"))
+///     .withRequestBody(.equalToJson(["name": "bulbasaur"], ignoreExtraElements: true))
+///     .withRequestBody(.matchesJsonPath("$.team[?(@.name == 'pikachu')]"))
 /// ```
 ///
 /// Each matcher is its WireMock JSON (``json``), e.g. `{"equalTo": "20"}` or `{"absent": true}`, so anything the

@@ -36,6 +36,10 @@ extension JSONValue: ExpressibleByStringLiteral {
     }
 }
 
+/// A string with interpolations, such as `"pokemon \(id)"`, in a literal such as a closure route's
+/// `.json(["name": "pokemon \(id)"])`: the same `.string` as `.string("pokemon \(id)")`.
+extension JSONValue: ExpressibleByStringInterpolation {}
+
 extension JSONValue: ExpressibleByArrayLiteral {
     /// An array such as `[1, "two", nil]`.
     public init(arrayLiteral elements: JSONValue...) {

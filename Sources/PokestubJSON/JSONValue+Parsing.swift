@@ -5,7 +5,7 @@ extension JSONValue {
     ///
     /// ```swift
     /// let page = try JSONValue.parse(#"{"count": 1302, "next": null}"#)
-    /// page["count"]?.intValue  // 1302
+    /// let count = page["count"]?.intValue  // 1302
     /// ```
     ///
     /// - Parameter data: UTF-8 JSON text (RFC 8259). Top-level scalars are accepted; a comma before `]` or `}`

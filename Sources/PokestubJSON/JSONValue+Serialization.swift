@@ -5,7 +5,7 @@ extension JSONValue {
     ///
     /// ```swift
     /// let value: JSONValue = ["name": "bulbasaur", "id": 1]
-    /// value.serializedString()  // {"id":1,"name":"bulbasaur"}
+    /// let text = value.serializedString()  // {"id":1,"name":"bulbasaur"}
     /// ```
     ///
     /// Integers are written as integers. For recordings, whose bytes must not depend on the platform's

@@ -5,8 +5,11 @@ import PokestubCore
 /// segments captured.
 ///
 /// ```swift
-/// StubRoute("GET /api/v2/pokemon/:id") { request in
-///     .json(["id": .string(request.parameters["id"] ?? ""), "limit": .string(request.queryValues("limit").first ?? "20")])
+/// let echo = StubRoute("GET /api/v2/pokemon/:id") { request in
+///     .json([
+///         "id": .string(request.parameters["id"] ?? ""),
+///         "limit": .string(request.queryValues("limit").first ?? "20"),
+///     ])
 /// }
 /// ```
 public struct HTTPRequest: Sendable, Hashable {

@@ -6,12 +6,12 @@ import PokestubCore
 /// optionally a delay or a deliberate failure.
 ///
 /// ```swift
-/// HTTPResponse(status: 201)
-/// HTTPResponse(body: "plain bytes")
-/// HTTPResponse.json(["count": 0, "next": nil, "previous": nil, "results": []])
-/// HTTPResponse.text("Not Found", status: 404)
-/// HTTPResponse.data(pngBytes, contentType: "image/png")
-/// try HTTPResponse.file(URL(fileURLWithPath: "/tmp/1.json"))
+/// let created = HTTPResponse(status: 201)
+/// let plain = HTTPResponse(body: "plain bytes")
+/// let page = HTTPResponse.json(["count": 0, "next": nil, "previous": nil, "results": []])
+/// let missing = HTTPResponse.text("Not Found", status: 404)
+/// let image = HTTPResponse.data(pngBytes, contentType: "image/png")
+/// let stored = try HTTPResponse.file(file)  // a file URL, read now
 /// ```
 ///
 /// The server sets `Content-Length` from the body; the factories set `Content-Type`.
@@ -103,7 +103,9 @@ public struct HTTPResponse: Sendable {
     /// ```swift
     /// let encoder = JSONEncoder()
     /// encoder.keyEncodingStrategy = .convertToSnakeCase
-    /// StubRoute("GET /api/v2/pokemon/25") { _ in try .json(encoding: Pokemon.pikachu, encoder: encoder) }
+    /// let pikachu = StubRoute("GET /api/v2/pokemon/25") { _ in
+    ///     try .json(encoding: Pokemon.pikachu, encoder: encoder)
+    /// }
     /// ```
     ///
     /// - Parameters:

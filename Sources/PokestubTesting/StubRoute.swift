@@ -3,7 +3,7 @@ import Foundation
 /// A route answered by a Swift closure instead of a stub, like the routes of FlyingFox's `HTTPServer`.
 ///
 /// ```swift
-/// StubRoute("GET /api/v2/pokemon/:id") { request in
+/// let pokemon = StubRoute("GET /api/v2/pokemon/:id") { request in
 ///     guard let id = request.parameters["id"], let number = Int(id) else { return .text("no id", status: 400) }
 ///     return .json(["id": .integer(Int64(number)), "name": "pokemon \(id)"])
 /// }

@@ -12,9 +12,11 @@ import PokestubLocking
 /// func listScreen() async throws {
 ///     let list = StubBuilder.get("/api/v2/pokemon/")
 ///         .withQueryParameter("limit", .equalTo("20"))
-///         .willReturn(.json(["count": 1, "next": nil, "previous": nil, "results": [
-///             ["name": "bulbasaur", "url": "https://pokeapi.co/api/v2/pokemon/1/"]
-///         ]]))
+///         .willReturn(
+///             .json([
+///                 "count": 1, "next": nil, "previous": nil,
+///                 "results": [["name": "bulbasaur", "url": "https://pokeapi.co/api/v2/pokemon/1/"]],
+///             ]))
 ///     try await withStubServer(mappings: [list]) { server in
 ///         let client = try PokemonClient(environment: server.environment)
 ///         let page = try await client.pokemonPage(offset: 0, limit: 20)

@@ -2,8 +2,9 @@ import Foundation
 import PokestubTestSupport
 import Testing
 
-/// Every Swift example in README.md, Docs/ and the DocC catalogs appears, line for line, in this folder, where it
-/// is compiled (and, where it needs no fixed port or real app, run). Editing an example in the docs without
+/// Every Swift example in README.md, Docs/, the DocC catalogs and the documentation comments of the documented
+/// libraries (which DocC shows on each symbol's page) appears, line for line, in this folder, where it is
+/// compiled (and, where it needs no fixed port or real app, run). Editing an example in the docs without
 /// bringing it here fails this test; an example that stops compiling fails the build.
 @Suite("Documented examples")
 struct DocumentedExamplesTests {
@@ -15,7 +16,11 @@ struct DocumentedExamplesTests {
         var description: String { "\(file):\(line)" }
     }
 
-    /// The documents whose Swift examples are checked.
+    /// The libraries whose documentation comments' examples are checked: the four with a DocC catalog.
+    static let documentedLibraries = ["PokestubJSON", "PokemonClient", "PokestubClient", "PokestubTesting"]
+
+    /// The documents whose Swift examples are checked: Markdown files, and the Swift sources of
+    /// ``documentedLibraries``, whose examples sit in `///` comments.
     static func documents() throws -> [String] {
         let manager = FileManager.default
         var paths = ["README.md"]
@@ -30,14 +35,33 @@ struct DocumentedExamplesTests {
             else { continue }
             for name in names where name.hasSuffix(".md") { paths.append("Sources/\(catalog)/\(name)") }
         }
+        for library in documentedLibraries {
+            let folder = sources.appendingPathComponent(library)
+            guard let enumerator = manager.enumerator(atPath: folder.path) else { continue }
+            for case let name as String in enumerator where name.hasSuffix(".swift") {
+                paths.append("Sources/\(library)/\(name)")
+            }
+        }
         return paths.sorted()
     }
 
+    /// The fenced Swift blocks of a Markdown file, or of the `///` comments of a Swift file.
     static func examples(in path: String) throws -> [Example] {
         let text = try String(contentsOf: Repository.root.appendingPathComponent(path), encoding: .utf8)
+        let isSwift = path.hasSuffix(".swift")
         var examples: [Example] = []
         var current: Example?
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, fullLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(fullLine)
+            if isSwift {
+                let code = fullLine.drop { $0 == " " }
+                guard code.hasPrefix("///") else {
+                    current = nil  // a comment ends with its block
+                    continue
+                }
+                line = code.dropFirst(3)
+                if line.hasPrefix(" ") { line = line.dropFirst() }
+            }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if var example = current {
                 if trimmed == "```" {

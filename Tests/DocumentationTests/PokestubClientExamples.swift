@@ -102,6 +102,7 @@ struct PokestubClientExamples {
                 .post("/api/v2/favorites/").withRequestBody(.matchesJsonPath("$.trainer", .equalTo("ash"))))
 
             try await admin.waitForRequests(.atLeast(1), .get("/api/v2/pokemon/25/"), timeout: .seconds(5))
+            try await admin.expectRequests(.atLeast(1), .get("/api/v2/pokemon/25/"), timeout: .seconds(5))
 
             try await admin.reset()  // empties the journal and drops the stubs added at run time
             #expect(try await admin.requests().isEmpty)

@@ -178,12 +178,15 @@ struct AdminClientLiveTests {
             #expect(count == 1)
             try await sender.value
 
+            // A default `#line` inside a macro's closure argument is the line the macro starts on.
+            let line = #line + 1
             let error = await #expect(throws: PokestubClientError.self) {
                 try await server.admin.waitForRequests(.exactly(2), .get("/late"), timeout: .milliseconds(200))
             }
             #expect(
                 error?.description
-                    == "Timed out after 0.2 seconds waiting for exactly 2 requests matching GET /late; 1 matched")
+                    == "AdminClientLiveTests.swift:\(line): timed out after 0.2 seconds waiting for exactly 2 requests "
+                    + "matching GET /late; 1 matched")
         }
     }
 }

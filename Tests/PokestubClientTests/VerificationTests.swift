@@ -159,4 +159,33 @@ struct VerificationCallSiteTests {
             }
         }
     }
+
+    @Test("a wait that times out names the file and line of the call, and a helper can pass its caller's")
+    func waitCallSite() async throws {
+        func waitForTypeRequest(
+            _ admin: PokestubAdminClient, file: StaticString = #filePath, line: UInt = #line
+        )
+            async throws(PokestubClientError)
+        {
+            try await admin.waitForRequests(
+                .atLeast(1), .get("/api/v2/type/1/"), timeout: .zero, file: file, line: line)
+        }
+        try await withStubServer(mappings: [VerificationTests.anything]) { server in
+            do {
+                try await server.admin.waitForRequests(.atLeast(1), .get("/api/v2/type/2/"), timeout: .zero)
+                Issue.record("no request was sent")
+            } catch {
+                guard case .timedOut(_, _, _, _, _, let callSite)? = error as? PokestubClientError else { throw error }
+                #expect(callSite == CallSite(filePath: #filePath, line: #line - 4))
+            }
+            do {
+                try await waitForTypeRequest(server.admin)
+                Issue.record("no request was sent")
+            } catch {
+                guard case .timedOut(_, _, _, _, _, let callSite)? = error as? PokestubClientError else { throw error }
+                #expect(callSite == CallSite(filePath: #filePath, line: #line - 4), "the helper's caller")
+                #expect("\(error)".hasPrefix("VerificationTests.swift:\(#line - 5): timed out after 0.0 seconds"))
+            }
+        }
+    }
 }

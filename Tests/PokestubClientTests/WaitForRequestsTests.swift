@@ -47,19 +47,22 @@ struct WaitForRequestsTests {
     func timeoutShowsNearMisses() async throws {
         try await withStubServer(mappings: [StubBuilder.any(.any).willReturn(.status(204))]) { server in
             _ = try await HTTPFetch.send(server.url("/api/v2/pokemon/1/"), method: "POST")
+            // A default `#line` inside a macro's closure argument is the line the macro starts on.
+            let line = #line + 1
             let error = await #expect(throws: PokestubClientError.self) {
                 try await server.admin.waitForRequests(
                     .atLeast(1), .get("/api/v2/pokemon/1/"), timeout: .milliseconds(300))
             }
-            guard case .timedOut(_, _, let actualCount, _, let closest)? = error else {
+            guard case .timedOut(_, _, let actualCount, _, let closest, let callSite)? = error else {
                 Issue.record("expected a timeout, got \(String(describing: error))")
                 return
             }
             #expect(actualCount == 0)
+            #expect(callSite == CallSite(filePath: #filePath, line: line))
             #expect(closest.map(\.differences) == [[#"method: expected "GET", got "POST""#]])
             #expect(
                 error?.description == """
-                    Timed out after 0.3 seconds waiting for at least 1 request matching GET /api/v2/pokemon/1/; 0 matched
+                    WaitForRequestsTests.swift:\(line): timed out after 0.3 seconds waiting for at least 1 request matching GET /api/v2/pokemon/1/; 0 matched
 
                     Closest requests:
                       POST /api/v2/pokemon/1/
@@ -73,12 +76,15 @@ struct WaitForRequestsTests {
         try await withStubServer(mappings: [StubBuilder.get("/api/v2/berry/1/")]) { server in
             try await server.admin.withSession { session in
                 _ = try await HTTPFetch.send(server.url("/api/v2/berry/1/"))  // the daemon's, not the session's
+                let line = #line + 1
                 let error = await #expect(throws: PokestubClientError.self) {
                     try await session.admin.waitForRequests(
                         .atLeast(1), .get("/api/v2/berry/1/"), timeout: .milliseconds(200))
                 }
                 #expect(
-                    error?.description.hasPrefix("Timed out after 0.2 seconds") == true, "\(String(describing: error))")
+                    error?.description.hasPrefix("WaitForRequestsTests.swift:\(line): timed out after 0.2 seconds")
+                        == true,
+                    "\(String(describing: error))")
 
                 let url = session.baseURL.appendingPathComponent("api/v2/berry/1/")
                 let sessions = server.engine.sessions
@@ -122,12 +128,14 @@ struct WaitForRequestsTests {
             #expect(handler.waitRequests.withLock { $0 } == 1)
             try await sender.value
 
+            let line = #line + 1
             let error = await #expect(throws: PokestubClientError.self) {
                 try await admin.waitForRequests(.atLeast(2), .get("/late"), timeout: .milliseconds(100))
             }
             #expect(
                 error?.description
-                    == "Timed out after 0.1 seconds waiting for at least 2 requests matching GET /late; 1 matched")
+                    == "WaitForRequestsTests.swift:\(line): timed out after 0.1 seconds waiting for at least 2 "
+                    + "requests matching GET /late; 1 matched")
         }
     }
 }

@@ -16,6 +16,15 @@ struct JSONValueTests {
         #expect(try JSONValue.parse(text) == expected)
     }
 
+    @Test("a string literal with interpolations is a string value, in a dictionary literal too")
+    func interpolation() {
+        let id = 25
+        let name: JSONValue = "pokemon \(id)"
+        #expect(name == .string("pokemon 25"))
+        let body: JSONValue = ["id": .integer(Int64(id)), "name": "pokemon \(id)", "url": "/api/v2/pokemon/\(id)/"]
+        #expect(body.serializedString() == #"{"id":25,"name":"pokemon 25","url":"/api/v2/pokemon/25/"}"#)
+    }
+
     @Test("booleans are not numbers and numbers are not booleans")
     func booleans() throws {
         let value = try JSONValue.parse(#"{"flags": [true, false, 1, 0]}"#)

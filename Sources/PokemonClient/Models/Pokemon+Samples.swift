@@ -7,7 +7,7 @@ extension Pokemon {
     /// Bulbasaur (#1) as `GET /api/v2/pokemon/1/` answers: grass and poison, 0.7 m, 6.9 kg.
     ///
     /// ```swift
-    /// StubBuilder.get("/api/v2/pokemon/1/").willReturn(try .json(encoding: Pokemon.bulbasaur))
+    /// let bulbasaur = try StubBuilder.get("/api/v2/pokemon/1/").willReturn(.json(encoding: Pokemon.bulbasaur))
     /// ```
     public static let bulbasaur = Pokemon(
         id: 1, name: "bulbasaur", baseExperience: 64, height: 7, weight: 69, order: 1, isDefault: true,
@@ -29,7 +29,7 @@ extension Pokemon {
     /// Pikachu (#25) as `GET /api/v2/pokemon/25/` answers: electric, 0.4 m, 6.0 kg.
     ///
     /// ```swift
-    /// StubBuilder.get("/api/v2/pokemon/25/").willReturn(try .json(encoding: Pokemon.pikachu))
+    /// let pikachu = try StubBuilder.get("/api/v2/pokemon/25/").willReturn(.json(encoding: Pokemon.pikachu))
     /// ```
     public static let pikachu = Pokemon(
         id: 25, name: "pikachu", baseExperience: 112, height: 4, weight: 60, order: 35, isDefault: true,
@@ -77,7 +77,7 @@ extension PagedList where Item == NamedAPIResource {
     /// `GET /api/v2/pokemon/` answers (`count` 2, no `next` or `previous`).
     ///
     /// ```swift
-    /// StubBuilder.get("/api/v2/pokemon/").willReturn(try .json(encoding: PagedList.samplePokemonList))
+    /// let list = try StubBuilder.get("/api/v2/pokemon/").willReturn(.json(encoding: PagedList.samplePokemonList))
     /// ```
     public static var samplePokemonList: PagedList<NamedAPIResource> {
         PagedList(
