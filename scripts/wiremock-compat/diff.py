@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
 import tempfile
 
@@ -103,10 +102,11 @@ def observe(server: compat.Server, request: dict) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jar")
-    parser.add_argument("--java", default=shutil.which("java"))
+    parser.add_argument("--java", default=compat.find_java())
     parser.add_argument("--pokestub", default=os.environ.get("POKESTUB_BIN", os.path.join(REPO, ".build/debug/pokestub")))
     parser.add_argument("--only", default="")
     options = parser.parse_args()
+    options.pokestub = os.path.abspath(options.pokestub)  # it runs with each tree's log folder as its cwd
     jar = compat.find_jar(options.jar)
     if not jar or not options.java:
         print("wiremock diff: skipped (needs java and the wiremock-standalone jar from `pip install wiremock`)")
