@@ -1096,9 +1096,10 @@ def main() -> int:
 
     jar = find_jar(args.jar)
     if not jar:
-        print("no WireMock jar: python3 -m venv /tmp/wm-venv && /tmp/wm-venv/bin/pip install wiremock, "
+        print("no WireMock jar: scripts/install-dependencies.sh --test installs it in .build/wiremock-venv, "
               "or pass --jar", file=sys.stderr)
         return 0
+    args.pokestub = os.path.abspath(args.pokestub)  # pokestub runs with its stub root's folder as its cwd
     if not os.path.isfile(args.pokestub):
         print(f"no pokestub binary at {args.pokestub}: swift build --scratch-path /tmp/build-compat "
               "--product pokestub, or pass --pokestub", file=sys.stderr)
