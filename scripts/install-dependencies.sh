@@ -3,7 +3,11 @@
 # macOS. Safe to run again.
 #   scripts/install-dependencies.sh          build and serve: libmicrohttpd, libcurl, pkg-config
 #   scripts/install-dependencies.sh --test   also what the test suite uses (python3 for the fake upstream,
-#                                            libc6-dev for the sanitizer run's shim on Linux)
+#                                            libc6-dev for the sanitizer run's shim on Linux), and for the
+#                                            WireMock differential test (scripts/wiremock-compat/diff.py) a
+#                                            Java 17 runtime when `java` is missing and the PyPI `wiremock`
+#                                            package, which ships WireMock's 2.35.1 standalone jar, in a venv
+#                                            at .build/wiremock-venv (ignored by git)
 #   scripts/install-dependencies.sh --bench  also what Benchmarks/run.sh drives and compares with: wrk, nginx
 #
 # macOS: Homebrew's libmicrohttpd and pkg-config (`brew install libmicrohttpd pkg-config`); libcurl is the
@@ -13,10 +17,31 @@
 set -euo pipefail
 
 what="${1:-}"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# The PyPI release of python-wiremock pinned here ships wiremock/server/wiremock-standalone-2.35.1.jar
+# (2.6.1 and 2.7.0 both do); diff.py looks for the jar in this venv first.
+wiremock_package="wiremock==2.7.0"
+wiremock_venv="$repo/.build/wiremock-venv"
 case "$what" in
 "" | --test | --bench) ;;
 *) echo "usage: scripts/install-dependencies.sh [--test | --bench]" >&2 && exit 2 ;;
 esac
+
+# Whether a Java runtime answers. On macOS /usr/bin/java exists without any JDK (it only prints where to get
+# one and fails), so the command is run, not merely looked up.
+java_runs() {
+    command -v java >/dev/null 2>&1 && java -version >/dev/null 2>&1
+}
+
+# The venv holding WireMock's jar for diff.py: made once, and pip runs only when the jar is not there yet.
+install_wiremock_venv() {
+    local jar
+    jar=$(compgen -G "$wiremock_venv/lib/python3*/site-packages/wiremock/server/wiremock-standalone-2.35.1.jar" || true)
+    [[ -n "$jar" ]] && return 0
+    echo "pokestub: pip install $wiremock_package into $wiremock_venv (WireMock 2.35.1's jar, for diff.py)" >&2
+    python3 -m venv "$wiremock_venv"
+    "$wiremock_venv/bin/pip" install --quiet --disable-pip-version-check "$wiremock_package"
+}
 
 install_with_homebrew() {
     if ! command -v brew >/dev/null 2>&1; then
@@ -38,7 +63,14 @@ EOF
     local formulae=(libmicrohttpd pkg-config)
     if [[ "$what" == "--bench" ]]; then formulae+=(wrk nginx); fi
     # python3 ships with the Command Line Tools that Swift needs, and venv with it; the sanitizer shim and
-    # systemd are Linux only, so --test adds nothing here.
+    # systemd are Linux only. --test adds a Java runtime for the WireMock differential test when none runs:
+    # Homebrew's openjdk@17 (https://formulae.brew.sh/formula/openjdk@17). It is keg-only
+    # (https://docs.brew.sh/FAQ#what-does-keg-only-mean): brew does not put its java on the PATH, so diff.py
+    # also looks for it at "$(brew --prefix)/opt/openjdk@17/bin/java", the formula's opt prefix
+    # (https://docs.brew.sh/Manpage#--prefix---unbrewed---installed-formula-).
+    if [[ "$what" == "--test" ]] && ! java_runs && ! [[ -x "$(brew --prefix)/opt/openjdk@17/bin/java" ]]; then
+        formulae+=(openjdk@17)
+    fi
     local missing=()
     for formula in "${formulae[@]}"; do
         case "$formula" in
@@ -47,9 +79,11 @@ EOF
         *) brew list --formula --versions "$formula" >/dev/null 2>&1 || missing+=("$formula") ;;
         esac
     done
-    [[ ${#missing[@]} -eq 0 ]] && return 0
-    echo "pokestub: brew install ${missing[*]}" >&2
-    brew install "${missing[@]}"
+    if [[ ${#missing[@]} -gt 0 ]]; then
+        echo "pokestub: brew install ${missing[*]}" >&2
+        brew install "${missing[@]}"
+    fi
+    if [[ "$what" == "--test" ]]; then install_wiremock_venv; fi
 }
 
 install_with_apt() {
@@ -59,6 +93,8 @@ install_with_apt() {
         # runtimes themselves ship with the Swift toolchain.
         # chromium, chromium-driver: the dashboard check drives the page in headless Chromium (check-dashboard.sh).
         packages+=(python3 python3-venv ca-certificates systemd libc6-dev chromium chromium-driver)
+        # The WireMock differential test runs WireMock's jar: Debian 12's Java 17 runtime, unless a java runs.
+        if ! java_runs; then packages+=(openjdk-17-jre-headless); fi
     fi
     if [[ "$what" == "--bench" ]]; then packages+=(wrk nginx-light); fi
 
@@ -68,8 +104,12 @@ install_with_apt() {
             missing+=("$package")
         fi
     done
-    [[ ${#missing[@]} -eq 0 ]] && return 0
+    if [[ ${#missing[@]} -gt 0 ]]; then install_apt_packages "${missing[@]}"; fi
+    if [[ "$what" == "--test" ]]; then install_wiremock_venv; fi
+}
 
+install_apt_packages() {
+    local missing=("$@")
     local sudo=""
     if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
     echo "pokestub: installing ${missing[*]}" >&2

@@ -20,9 +20,10 @@ for check in scripts/check-*.sh; do
     bash "$check"
 done
 
-echo "== WireMock 2.35 differential test (scripts/wiremock-compat/diff.py): only when java and the jar are here"
-# The jar comes from the PyPI wiremock package installed beforehand (see scripts/wiremock-compat/README.md);
-# nothing is downloaded here. Exit status 2 means java or the jar is missing: skipped, not failed.
+echo "== WireMock 2.35 differential test (scripts/wiremock-compat/diff.py)"
+# install-dependencies.sh --test above installed java when missing and the jar (the PyPI wiremock package, in
+# .build/wiremock-venv; see scripts/wiremock-compat/README.md). Exit status 2 means java or the jar is still
+# missing (the install was skipped or failed): reported as skipped, not failed.
 diff_status=0
 python3 scripts/wiremock-compat/diff.py --pokestub .build/debug/pokestub || diff_status=$?
 if [[ $diff_status -eq 2 ]]; then

@@ -41,6 +41,37 @@ public enum JSONText {
         return Data(bytes[position..<skipValue(bytes, position)])
     }
 
+    /// The members of the object `text` holds, in source order: each name (its escapes decoded) with its
+    /// value's bytes exactly as written.
+    ///
+    /// ```swift
+    /// JSONText.members(of: Data(#"{"b": 1.0, "a": [2]}"#.utf8))
+    /// // [("b", "1.0"), ("a", "[2]")] (the values as Data)
+    /// ```
+    ///
+    /// - Parameter text: JSON text whose top-level value is an object.
+    /// - Returns: The members, or `nil` when the value is not an object.
+    public static func members(of text: Data) -> [(name: String, value: Data)]? {
+        let bytes = [UInt8](text)
+        let start = skipWhitespace(bytes, 0)
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        var members: [(name: String, value: Data)] = []
+        var index = skipWhitespace(bytes, start + 1)
+        while index < bytes.count, bytes[index] == quote {
+            let keyEnd = skipString(bytes, index)
+            guard let name = try? JSONValue.parse(Data(bytes[index..<keyEnd])).stringValue else { return nil }
+            index = skipWhitespace(bytes, keyEnd)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            let valueStart = skipWhitespace(bytes, index + 1)
+            let valueEnd = skipValue(bytes, valueStart)
+            members.append((name, Data(bytes[valueStart..<valueEnd])))
+            index = skipWhitespace(bytes, valueEnd)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
+            index = skipWhitespace(bytes, index + 1)
+        }
+        return members
+    }
+
     /// The text without whitespace outside strings (RFC 8259 §2: insignificant whitespace); everything else,
     /// member order, number spelling and string escapes, is kept byte for byte.
     ///

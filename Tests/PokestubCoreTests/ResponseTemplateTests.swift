@@ -202,6 +202,39 @@ struct ResponseTemplateTests {
         #expect(try render("\\{{literal}}") == "{{literal}}")
     }
 
+    @Test("capitalizeFirst, defaultIfEmpty, substring, abbreviate and stripTags as WireMock 2.35.1's jar renders them")
+    func handlebarsStringHelpers() throws {
+        #expect(
+            try render("[{{capitalizeFirst 'pikachu thunder'}}] [{{capitalizeFirst 'élan'}}] [{{capitalizeFirst ''}}]")
+                == "[Pikachu thunder] [Élan] []")
+        // ?e= is a one-element list, so not empty; 0, false, "" and an empty list are.
+        #expect(
+            try render(
+                "[{{defaultIfEmpty request.query.zz 'none'}}] [{{defaultIfEmpty request.query.b 'none'}}] "
+                    + "[{{defaultIfEmpty request.query.e 'none'}}] [{{defaultIfEmpty 0 'none'}}] "
+                    + "[{{defaultIfEmpty false 'none'}}] [{{defaultIfEmpty (jsonPath request.body '$.l') 'none'}}] "
+                    + "[{{defaultIfEmpty request.query.zz '<b>'}}]", body: #"{"l": []}"#)
+                == "[none] [x y] [] [none] [none] [none] [&lt;b&gt;]")
+        #expect(
+            try render("[{{substring 'pikachu' 2}}] [{{substring 'pikachu' 0 3}}] [{{substring 'flabébé' 3 5}}]")
+                == "[kachu] [pik] [bé]")
+        #expect(
+            try render(
+                "[{{abbreviate 'bulbasaur ivysaur' 10}}] [{{abbreviate 'pikachu' 7}}] [{{abbreviate 'pikachu' 6}}] "
+                    + "[{{abbreviate 12345678 5}}]") == "[bulbasa...] [pikachu] [pik...] [12...]")
+        #expect(
+            try render(
+                "[{{stripTags request.body}}] [{{{stripTags request.body}}}]", body: "<p a=\"x\">Pi <b>ka</b>\n</p>&")
+                == "[Pi ka\n&amp;] [Pi ka\n&]")
+        // A falsy value gives the first parameter's text instead (Handlebars.java's StringHelpers).
+        #expect(
+            try render(
+                "[{{upper '' 'x'}}] [{{lower request.query.zz 'y'}}] [{{replace '' 'a' 'b'}}] [{{upper false}}] "
+                    + "[{{substring request.query.zz 2}}] [{{abbreviate '' 10}}]") == "[x] [y] [a] [] [2] [10]")
+        #expect(throws: TemplateFailure.self) { try render("{{substring 'pikachu' 3 99}}") }
+        #expect(throws: TemplateFailure.self) { try render("{{abbreviate 'pikachu' 3}}") }
+    }
+
     @Test("a failing helper is a render error naming the mustache")
     func renderErrors() {
         #expect(throws: TemplateFailure.self) { try render("{{now offset='2 weeks'}}") }

@@ -171,10 +171,14 @@ struct StubMappingTests {
         #expect(try Fixtures.pattern(#"{"method": "ANY"}"#).json == .object(["method": .string("ANY")]))
     }
 
-    @Test("statusMessage is refused with the reason, not ignored: the reason phrase cannot be changed")
-    func statusMessageRefused() {
-        let error = responseError(#"{"status": 200, "statusMessage": "Everything is fine"}"#)
+    @Test("statusMessage is kept with the definition (the reason phrase sent stays the standard one); only a string")
+    func statusMessageKept() throws {
+        let definition = try response(#"{"status": 200, "statusMessage": "Everything is fine"}"#)
+        #expect(definition.statusMessage == "Everything is fine")
+        #expect(definition.status == 200)
+        #expect(try response(#"{"status": 200}"#).statusMessage == nil)
+        let error = responseError(#"{"status": 200, "statusMessage": ["Everything", "is fine"]}"#)
         #expect(error?.field == "response.statusMessage")
-        #expect(error?.message.contains("standard reason phrase") == true)
+        #expect(error?.message.contains("must be a string") == true)
     }
 }

@@ -39,4 +39,15 @@ struct JSONTextTests {
                 + "    \"e\": {},\n    \"l\": []\n  }")
         #expect(JSONText.compacted(JSONText.pretty(value)) == JSONText.compacted(value))
     }
+
+    @Test("lists an object's members in source order, names decoded and values as written; nil for a non-object")
+    func members() {
+        let text = Data(#" { "b" : 1.0 , "\u0061": [1e2, "]"], "c": {"x": "}"}, "d": -0 } "#.utf8)
+        let members = JSONText.members(of: text)
+        #expect(members?.map(\.name) == ["b", "a", "c", "d"])
+        #expect(
+            members?.map { String(decoding: $0.value, as: UTF8.self) } == ["1.0", #"[1e2, "]"]"#, #"{"x": "}"}"#, "-0"])
+        #expect(JSONText.members(of: Data("{}".utf8))?.isEmpty == true)
+        #expect(JSONText.members(of: Data("[1]".utf8)) == nil)
+    }
 }

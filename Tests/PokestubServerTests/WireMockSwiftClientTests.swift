@@ -72,9 +72,10 @@ struct WireMockSwiftClientTests {
                         "headers": ["Accept": ["contains": "json"]], "cookies": ["session": ["equalTo": "abc"]],
                         "basicAuthCredentials": ["username": "ash", "password": "pikachu"],
                     ]),
+                // ResponseDefinition.withStatusMessage(_:) adds "statusMessage".
                 "response": [
-                    "status": 200, "body": #"{"key":"value"}"#, "headers": ["Content-Type": "application/json"],
-                    "transformers": ["response-template"],
+                    "status": 200, "statusMessage": "Everything is fine", "body": #"{"key":"value"}"#,
+                    "headers": ["Content-Type": "application/json"], "transformers": ["response-template"],
                 ],
             ]
             _ = try await call("POST", "__admin/mappings", try Self.body(full))
@@ -104,6 +105,8 @@ struct WireMockSwiftClientTests {
                 headers: ["Accept": "application/json", "Cookie": "session=abc", "Authorization": basic])
             #expect(answer.status == 200)
             #expect(answer.text == #"{"key":"value"}"#)
+            let (_, listed) = try await server.admin("GET", "/mappings/\(id.uuidString)")
+            #expect(listed["response"]?["statusMessage"] == .string("Everything is fine"))
             let withoutCookie = try await server.send(
                 "GET", "/test/path", headers: ["Accept": "application/json", "Authorization": basic])
             #expect(withoutCookie.status == 404, "the cookie pattern is applied, not only accepted")

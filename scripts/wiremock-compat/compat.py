@@ -992,15 +992,38 @@ def run_client(python: str, server: Server) -> list[dict]:
 # Finding the tools
 
 
+# The venv `scripts/install-dependencies.sh --test` makes inside the repository (ignored by git).
+REPO_VENV = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build",
+                                         "wiremock-venv"))
+
+
 def find_jar(explicit: str | None) -> str | None:
+    """WireMock's standalone jar: --jar, else $WIREMOCK_JAR, else the one the PyPI wiremock package installed
+    in the repository's venv (.build/wiremock-venv), /tmp/wm-venv or this interpreter's site-packages."""
     if explicit:
         return explicit if os.path.isfile(explicit) else None
     candidates = [os.environ.get("WIREMOCK_JAR")]
-    patterns = ["/tmp/wm-venv/lib/python3*/site-packages/wiremock/server/wiremock-standalone-*.jar"]
+    patterns = [os.path.join(REPO_VENV, "lib/python3*/site-packages/wiremock/server/wiremock-standalone-*.jar"),
+                "/tmp/wm-venv/lib/python3*/site-packages/wiremock/server/wiremock-standalone-*.jar"]
     patterns += [os.path.join(p, "wiremock/server/wiremock-standalone-*.jar") for p in sys.path if p]
     for pattern in patterns:
         candidates += sorted(glob.glob(pattern))
     return next((c for c in candidates if c and os.path.isfile(c)), None)
+
+
+def find_java() -> str | None:
+    """A java that runs: the PATH's, else Homebrew's keg-only openjdk@17 (which brew leaves off the PATH).
+    On macOS /usr/bin/java exists without a JDK and only fails, so each candidate is run."""
+    candidates = [shutil.which("java")]
+    brew = shutil.which("brew")
+    if brew:
+        prefix = subprocess.run([brew, "--prefix"], capture_output=True, text=True).stdout.strip()
+        candidates.append(os.path.join(prefix, "opt", "openjdk@17", "bin", "java"))
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK) and subprocess.run(
+                [candidate, "-version"], capture_output=True).returncode == 0:
+            return candidate
+    return None
 
 
 def find_client_python(explicit: str | None, jar: str) -> str | None:
@@ -1062,7 +1085,7 @@ def fmt(value: Any, limit: int = 400) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--jar", help="WireMock standalone jar (default: found in /tmp/wm-venv or sys.path)")
-    parser.add_argument("--java", default=shutil.which("java") or "java")
+    parser.add_argument("--java", default=find_java() or "java")
     parser.add_argument("--pokestub", default=os.environ.get("POKESTUB_BIN", "/tmp/build-compat/debug/pokestub"))
     parser.add_argument("--json", metavar="FILE", help="write raw results as JSON to FILE ('-' for stdout)")
     parser.add_argument("--only", metavar="SUBSTRING", help="run only cases whose name contains this")
@@ -1073,9 +1096,10 @@ def main() -> int:
 
     jar = find_jar(args.jar)
     if not jar:
-        print("no WireMock jar: python3 -m venv /tmp/wm-venv && /tmp/wm-venv/bin/pip install wiremock, "
+        print("no WireMock jar: scripts/install-dependencies.sh --test installs it in .build/wiremock-venv, "
               "or pass --jar", file=sys.stderr)
         return 0
+    args.pokestub = os.path.abspath(args.pokestub)  # pokestub runs with its stub root's folder as its cwd
     if not os.path.isfile(args.pokestub):
         print(f"no pokestub binary at {args.pokestub}: swift build --scratch-path /tmp/build-compat "
               "--product pokestub, or pass --pokestub", file=sys.stderr)

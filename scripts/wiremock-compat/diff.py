@@ -12,9 +12,9 @@ by nature (random values, the current time), so those compare by shape. A reques
 compares the status alone (the two servers' error pages differ); one marked ``compare_json`` compares the
 bodies as parsed JSON (for an answer whose member order is known to differ; no tree uses it now).
 
-Exits 1 when any answer differs, 0 when all agree, 2 when WireMock's jar or java is missing (nothing
-downloaded: the jar comes from the PyPI ``wiremock`` package installed beforehand, found as compat.py
-finds it). Python 3.11 standard library only.
+Exits 1 when any answer differs, 0 when all agree, 2 when WireMock's jar or java is missing (it downloads
+nothing: the jar comes from the PyPI ``wiremock`` package that ``scripts/install-dependencies.sh --test``
+installs in ``.build/wiremock-venv``, found as compat.py finds it). Python 3.11 standard library only.
 
     python3 scripts/wiremock-compat/diff.py [--jar JAR] [--pokestub BIN] [--only SUBSTRING]
 """
@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
 import tempfile
 
@@ -103,13 +102,15 @@ def observe(server: compat.Server, request: dict) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jar")
-    parser.add_argument("--java", default=shutil.which("java"))
+    parser.add_argument("--java", default=compat.find_java())
     parser.add_argument("--pokestub", default=os.environ.get("POKESTUB_BIN", os.path.join(REPO, ".build/debug/pokestub")))
     parser.add_argument("--only", default="")
     options = parser.parse_args()
+    options.pokestub = os.path.abspath(options.pokestub)  # it runs with each tree's log folder as its cwd
     jar = compat.find_jar(options.jar)
     if not jar or not options.java:
-        print("wiremock diff: skipped (needs java and the wiremock-standalone jar from `pip install wiremock`)")
+        print("wiremock diff: skipped (needs java and the wiremock-standalone jar: scripts/install-dependencies.sh "
+              "--test installs both)")
         return 2
     trees = sorted(d for d in os.listdir(os.path.join(HERE, "trees")) if os.path.isdir(os.path.join(HERE, "trees", d)))
     total = agreed = 0

@@ -67,11 +67,14 @@ extension AdminAPI {
             json = .object(members)
         }
         let filesRoot = bodyFilesRoot.map { URL(fileURLWithPath: $0).appendingPathComponent("__files") }
+        // The stub keeps the text posted (its comments blanked out), not its parsed tree: the listing, the
+        // serve events and `mappings/save` then show members in the order posted and numbers as written.
+        let source = StubDefinitionSource(data: JSONComments.blankedOut(body) ?? body)
         var stub: StubMapping
         do {
             stub = try StubMapping(
                 json: json, defaultID: UUID(), source: .runtime, bodyFiles: BodyFileStore(root: filesRoot),
-                text: body, globalResponseTemplating: store.globalResponseTemplating)
+                definitionSource: source, globalResponseTemplating: store.globalResponseTemplating)
         } catch {
             throw .badRequest("Invalid stub mapping", error.description)
         }

@@ -42,14 +42,7 @@ extension AdminAPI {
         var saved: [String] = []
         for (stub, replaced) in runtime {
             let relative = replaced?.path ?? "mappings/" + AdminAPI.savedFileName(for: stub)
-            var definition = stub.definition
-            if case .object(var members) = definition {
-                // The file is the stub from now on; WireMock marks saved stubs the same way.
-                members["persistent"] = .bool(true)
-                definition = .object(members)
-            }
-            var data = definition.serialized(pretty: true)
-            data.append(UInt8(ascii: "\n"))
+            let data = AdminAPI.savedFileData(for: stub)
             do {
                 try RecordingWriter.writeAtomically(data, to: rootURL.appendingPathComponent(relative))
             } catch {
@@ -65,6 +58,49 @@ extension AdminAPI {
                 extraMembers: ["saved": .array(saved.map(JSONValue.string))])
         }
         return .json(.object(["saved": .array(saved.map(JSONValue.string))]))
+    }
+
+    /// The saved mapping file's bytes: the mapping as posted, its members in the order posted and each value
+    /// as written (a `jsonBody`'s member order, number spelling and escapes stay, so the file serves the same
+    /// bytes), indented two spaces a level, with a final newline. WireMock's bookkeeping is added as WireMock
+    /// 2.35 writes it (checked against its jar): `id` first, `uuid` and `"persistent": true` last, each
+    /// replacing a member of the same name in place; `insertionIndex` is not written (the load order decides).
+    /// A mapping whose text is not an object (it cannot be) is written from its parsed form.
+    ///
+    /// - Parameter stub: A runtime stub.
+    /// - Returns: The file's bytes.
+    static func savedFileData(for stub: StubMapping) -> Data {
+        let source = stub.definitionSource
+        let text =
+            source.item.flatMap { JSONText.value(at: [.key("mappings"), .index($0)], in: source.data) } ?? source.data
+        guard var members = JSONText.members(of: text) else {
+            var data = stub.definition.serialized(pretty: true)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        }
+        let id = Data(JSONValue.string(stub.id.uuidString.lowercased()).serialized())
+        let bookkeeping: [(name: String, value: Data)] = [("uuid", id), ("persistent", Data("true".utf8))]
+        if let index = members.firstIndex(where: { $0.name == "id" }) {
+            members[index].value = id
+        } else {
+            members.insert(("id", id), at: 0)
+        }
+        for (name, value) in bookkeeping {
+            if let index = members.firstIndex(where: { $0.name == name }) {
+                members[index].value = value
+            } else {
+                members.append((name, value))
+            }
+        }
+        var data = Data("{".utf8)
+        for (position, member) in members.enumerated() {
+            data.append(Data((position == 0 ? "\n  " : ",\n  ").utf8))
+            data.append(JSONValue.string(member.name).serialized())
+            data.append(Data(": ".utf8))
+            data.append(JSONText.pretty(member.value, level: 1))
+        }
+        data.append(Data((members.isEmpty ? "}\n" : "\n}\n").utf8))
+        return data
     }
 
     /// `get-api-v2-pokemon-1-<id>.json`: the stub's name, else its method and URL, as lower-case letters, digits

@@ -193,9 +193,13 @@ enum DashboardScript {
               ? ["answered by stub ", el("code", {}, entry.stubMapping.id),
                  entry.stubMapping.name ? " (" + entry.stubMapping.name + ")" : ""]
               : [el("strong", { class: "error" }, "no stub matched")];
+            // A stub's statusMessage is kept and shown; the answer carried the standard reason phrase.
+            const message = (entry.responseDefinition || {}).statusMessage;
+            const status = "status " + entry.response.status +
+              (message === undefined ? "" : " (statusMessage " + JSON.stringify(message) + ", sent with the standard reason phrase)");
             const parts = [
               el("h2", {}, request.method + " " + request.url),
-              el("p", {}, "status " + entry.response.status + ", ", ...answer, ", " + entry.timing.totalTime + " ms"),
+              el("p", {}, status + ", ", ...answer, ", " + entry.timing.totalTime + " ms"),
               el("h3", {}, "Headers"), headerTable(request.headers),
               el("h3", {}, "Query"), query.length ? el("table", {}, query) : el("p", { class: "muted" }, "none"),
               el("h3", {}, "Body"), bodyView(request),

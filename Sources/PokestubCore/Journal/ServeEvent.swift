@@ -27,15 +27,25 @@ public struct ServeEvent: Sendable {
         public var id: UUID
         /// The stub's name, when it has one.
         public var name: String?
+        /// The stub's `statusMessage` (``ResponseDefinition/statusMessage``), shown in the event's
+        /// `responseDefinition` as WireMock shows it; the answer itself carried the standard reason phrase.
+        public var statusMessage: String?
 
         /// Creates a reference to the stub (or other responder, such as a test route) that answered.
         ///
         /// - Parameters:
         ///   - id: The stub's id.
         ///   - name: The stub's name, when it has one.
-        public init(id: UUID, name: String?) {
+        ///   - statusMessage: The stub's `statusMessage`, when it has one.
+        public init(id: UUID, name: String?, statusMessage: String? = nil) {
             self.id = id
             self.name = name
+            self.statusMessage = statusMessage
+        }
+
+        /// A reference to `stub`.
+        public init(_ stub: StubMapping) {
+            self.init(id: stub.id, name: stub.name, statusMessage: stub.response.statusMessage)
         }
     }
 
@@ -64,17 +74,20 @@ public struct ServeEvent: Sendable {
 extension ServeEvent {
     /// The event as the admin API shows it, in WireMock's serve-event shape:
     /// `{"id", "request": {"url", "absoluteUrl", "method", "clientIp", "headers", "queryParams", "body",
-    /// "bodyAsBase64", "loggedDate", "loggedDateString"}, "response": {"status", "headers" (an answer from
-    /// the upstream only)}, "wasMatched",
-    /// "stubMapping": {"id", "name"} | null, "timing": {"totalTime"}}`.
+    /// "bodyAsBase64", "loggedDate", "loggedDateString"}, "responseDefinition": {"status", "statusMessage"
+    /// (only when the stub has one)}, "response": {"status", "headers" (an answer from the upstream only)},
+    /// "wasMatched", "stubMapping": {"id", "name"} | null, "timing": {"totalTime"}}`.
     ///
     /// - Parameter baseURL: The server's base URL, for `absoluteUrl`.
     public func json(baseURL: String) -> JSONValue {
         var response: [String: JSONValue] = ["status": .integer(Int64(responseStatus))]
         if let responseHeaders { response["headers"] = HTTPRequest.headersJSON(responseHeaders) }
+        var definition: [String: JSONValue] = ["status": .integer(Int64(responseStatus))]
+        if let message = stub?.statusMessage { definition["statusMessage"] = .string(message) }
         var event: [String: JSONValue] = [
             "id": .string(id.uuidString.lowercased()),
             "request": request.journalJSON(baseURL: baseURL, receivedAt: receivedAt),
+            "responseDefinition": .object(definition),
             "response": .object(response),
             "wasMatched": .bool(wasMatched),
             "timing": .object([

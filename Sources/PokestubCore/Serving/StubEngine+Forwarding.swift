@@ -32,11 +32,11 @@ extension StubEngine {
                     var fromStub = stub.response.httpResponse
                     fromStub.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
                     response = linkRewriter?.rewrite(fromStub, recordedFrom: stub.recordedUpstream) ?? fromStub
-                    reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
+                    reference = ServeEvent.StubReference(stub)
                 case .recorded(let stub, let upstreamResponse):
                     response = proxiedResponse(upstreamResponse, to: request)
                     response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
-                    reference = ServeEvent.StubReference(id: stub.id, name: stub.name)
+                    reference = ServeEvent.StubReference(stub)
                     fromUpstream = true
                 case .proxied(let upstreamResponse):
                     response = proxiedResponse(upstreamResponse, to: request)

@@ -66,7 +66,7 @@ public final class StubIndex: Sendable {
         templates = stubs.map(\.response.template)
         // A template that names the body file reads it itself, per request.
         bodyFiles = stubs.map { $0.response.template?.rendersBodyFile == true ? nil : $0.response.bodyFile }
-        references = stubs.map { ServeEvent.StubReference(id: $0.id, name: $0.name) }
+        references = stubs.map(ServeEvent.StubReference.init)
         scenarioRules = stubs.map(\.scenario)
         let order = stubs.indices.sorted { lhs, rhs in
             stubs[lhs].priority != stubs[rhs].priority ? stubs[lhs].priority < stubs[rhs].priority : lhs > rhs

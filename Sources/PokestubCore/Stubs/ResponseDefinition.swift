@@ -8,6 +8,17 @@ import Foundation
 public struct ResponseDefinition: Sendable {
     /// The status code (100 to 599; default 200).
     public var status: Int
+    /// WireMock's `statusMessage`: the reason phrase the mapping asks for, kept with the stub so it shows in
+    /// `GET /__admin/mappings`, saved mapping files and serve events as written, but never sent. The status
+    /// line always carries the standard reason phrase for ``status`` (RFC 9110 §15), because:
+    ///
+    /// - libmicrohttpd 0.9.x, which writes the status line, has no call to set a reason phrase (it looks the
+    ///   phrase up by code itself);
+    /// - RFC 9112 §4: "A client SHOULD ignore the reason-phrase content because it is not a reliable channel
+    ///   for information", and HTTP/2 has no reason phrase at all (RFC 9113 §8.3.2);
+    /// - an iOS or macOS app cannot observe it: Foundation's `HTTPURLResponse` gives the `statusCode` and
+    ///   `localizedString(forStatusCode:)`, never the phrase received.
+    public var statusMessage: String?
     /// Header fields. A JSON array value gives one field per element (several `Set-Cookie`s).
     public var headers: HTTPHeaders
     /// The body given in the definition (`body`, `jsonBody`, `base64Body`); empty when the body is a file.
@@ -29,8 +40,8 @@ public struct ResponseDefinition: Sendable {
     /// The fields a response definition may have.
     public static let fieldNames =
         [
-            "status", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
-            "transformers", "transformerParameters",
+            "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+            "fixedDelayMilliseconds", "fault", "transformers", "transformerParameters",
         ] + StubProxy.fieldNames
 
     /// The one transformer pokestub has: WireMock's response templating.
@@ -118,6 +129,8 @@ extension ResponseDefinition {
             }
             self.status = status
         }
+        // Kept, not sent: see ``statusMessage``.
+        statusMessage = try object.string("statusMessage")
         if let headers = try object.object("headers") {
             var headBytes = 0
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -224,14 +237,6 @@ extension ResponseDefinition {
             self.fault = fault
         }
         proxy = try StubProxy(from: &object)
-        if object.keys.contains("statusMessage") {
-            // libmicrohttpd writes the status line itself, with the standard reason phrase for the code, and
-            // has no call to set another one; serving the stub without its message would be silently wrong.
-            throw StubDefinitionError(
-                WireMockFeatures.prefix
-                    + "statusMessage: libmicrohttpd sends the standard reason phrase for the status (RFC 9110 §15) "
-                    + "and cannot send another", keyPath: ["statusMessage"])
-        }
         try object.rejectUnknown(supported: ResponseDefinition.fieldNames)
         if templating {
             let literalHeaders = headerTemplates.allSatisfy(\.value.isLiteral)

@@ -9,7 +9,16 @@ enum TemplateHelpers {
     static let names: Set<String> = [
         "now", "date", "parseDate", "jsonPath", "randomValue", "randomInt", "pickRandom", "math", "size", "trim",
         "upper", "lower", "capitalize", "replace", "regexExtract", "base64", "urlEncode", "eq", "neq", "gt", "gte",
-        "lt", "lte", "and", "or", "not", "contains", "matches", "lookup", "join",
+        "lt", "lte", "and", "or", "not", "contains", "matches", "lookup", "join", "capitalizeFirst",
+        "defaultIfEmpty", "substring", "abbreviate", "stripTags",
+    ]
+    /// The Handlebars.java `StringHelpers` among ``names``. Given a falsy value (null, `""`, `false`, `0`, an
+    /// empty list), each answers its first parameter's text, or nothing, instead of applying itself:
+    /// `{{upper '' 'x'}}` is `x`, `{{substring request.query.missing 2}}` is `2` (Handlebars.java's
+    /// `StringHelpers.apply`; checked against WireMock 2.35.1's jar). `defaultIfEmpty` is that rule alone.
+    static let stringHelpers: Set<String> = [
+        "upper", "lower", "capitalize", "capitalizeFirst", "replace", "defaultIfEmpty", "substring", "abbreviate",
+        "stripTags",
     ]
     /// Names that may open a block besides the helpers above.
     static let blockNames: Set<String> = names.union(["if", "unless", "each", "with", "assign"])
@@ -19,6 +28,9 @@ enum TemplateHelpers {
     ) throws(TemplateRenderError) -> TemplateValue {
         let first = parameters.first ?? .null
         func text(_ index: Int) -> String { index < parameters.count ? parameters[index].text : "" }
+        if stringHelpers.contains(name), !first.isTruthy {
+            return parameters.count > 1 ? .string(parameters[1].text) : .string("")
+        }
         switch name {
         case "now", "date", "parseDate":
             return try dateHelper(name, parameters: parameters, hash: hash)
@@ -50,6 +62,35 @@ enum TemplateHelpers {
                 first.text.split(separator: " ", omittingEmptySubsequences: false).map {
                     $0.prefix(1).uppercased() + $0.dropFirst()
                 }.joined(separator: " "))
+        case "capitalizeFirst":
+            // Java's StringUtils.capitalize: the first code point in title case (a single-scalar mapping only).
+            var scalars = first.text.unicodeScalars
+            let head = scalars.removeFirst()
+            let title = head.properties.titlecaseMapping.unicodeScalars
+            return .string((title.count == 1 ? String(title) : String(head)) + String(scalars))
+        case "defaultIfEmpty": return first
+        case "substring":
+            // Java's String.substring: offsets in UTF-16 code units, from `start` to `end` (exclusive) or the end.
+            let units = Array(first.text.utf16)
+            let end = parameters.count > 2 ? Int(text(2)) : units.count
+            guard let start = Int(text(1)), let end, 0 <= start, start <= end, end <= units.count else {
+                throw TemplateRenderError(
+                    "substring: offsets \(text(1)), \(parameters.count > 2 ? text(2) : "end") are outside "
+                        + "0...\(units.count)")
+            }
+            return .string(String(decoding: units[start..<end], as: UTF16.self))
+        case "abbreviate":
+            // Commons Lang's StringUtils.abbreviate(text, width): cut to width - 3 UTF-16 units and "...".
+            let units = Array(first.text.utf16)
+            guard let width = Int(text(1)), width >= 4 else {
+                throw TemplateRenderError("abbreviate: the width must be a whole number of 4 or more, not \(text(1))")
+            }
+            guard units.count > width else { return .string(first.text) }
+            return .string(String(decoding: units[0..<(width - 3)], as: UTF16.self) + "...")
+        case "stripTags":
+            // Handlebars.java: every `<` up to the next `>` removed (across lines too); not marked safe, so
+            // `{{…}}` still escapes what is left.
+            return .string(first.text.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression))
         case "replace": return .string(first.text.replacingOccurrences(of: text(1), with: text(2)))
         case "regexExtract":
             return try regexExtract(
