@@ -11,6 +11,7 @@
 #   FUZZ_TIMEOUT   seconds one input may take before it counts as a hang (default 5)
 #   FUZZ_ASAN=1    also build with the address sanitizer (slower, better reports on memory faults)
 #   FUZZ_KEEP_GOING=1   keep fuzzing after a crash (libFuzzer fork mode), collecting every artifact
+#   FUZZ_PROBE_SECONDS  wire only: how long the health probe after each input may take (default 2)
 #
 # Exit status: 0 when no target crashed, 1 when one did (its artifact and the command to reproduce it are
 # printed), 2 on a usage or build error. The seeds in Fuzz/corpus/ are never modified.
@@ -23,7 +24,7 @@ TIMEOUT="${FUZZ_TIMEOUT:-5}"
 TARGETS=(stub-loader matcher admin wire recording-names)
 
 usage() {
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 

@@ -1,6 +1,7 @@
 import Foundation
-import PokestubCore
 import Testing
+
+@testable import PokestubCore
 
 /// `matchesJsonPath` and `equalToJson` run on bodies a client sends, against documents and expressions an admin
 /// client posts. Before their budgets, a 600-byte body made `$..*..*..*..*` select hundreds of millions of
@@ -12,10 +13,14 @@ struct JSONBodyBlowupTests {
         String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
     }
 
-    static func timed<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
-        let started = ContinuousClock.now
-        let result = try body()
-        return (result, ContinuousClock.now - started)
+    /// Compares as `equalToJson` with `ignoreArrayOrder` does, and says how many value comparisons it took:
+    /// the work, whatever the machine's speed or load.
+    static func compare(
+        _ expected: JSONValue, _ actualText: String, ignoreExtraElements: Bool
+    ) throws -> (equal: Bool, comparisons: Int) {
+        JSONComparison.measured(
+            expected: expected, actual: try JSONValue.parse(Data(actualText.utf8)), ignoreArrayOrder: true,
+            ignoreExtraElements: ignoreExtraElements)
     }
 
     @Test("runaway recursive descent stops at the visit budget")
@@ -24,9 +29,7 @@ struct JSONBodyBlowupTests {
         // (seconds of work and hundreds of megabytes; 300 arrays made it gigabytes).
         let document = try JSONValue.parse(Self.nested(150))
         let path = try JSONPath("$..*..*..*..*")
-        let (selected, elapsed) = Self.timed { path.evaluate(on: document) }
-        #expect(selected.count <= JSONPath.visitBudget)
-        #expect(elapsed < .seconds(30), "took \(elapsed)")
+        #expect(path.evaluate(on: document).count <= JSONPath.visitBudget)
         let pattern = try StringValuePattern(json: .object(["matchesJsonPath": .string("$..*..*..*..*")]))
         _ = pattern.matches(Self.nested(150))
         // Within the budget the same kind of expression is exact: below the top array, 149 arrays and the
@@ -50,10 +53,12 @@ struct JSONBodyBlowupTests {
             decoding: JSONValue.array((0..<20_000).reversed().map { .integer(Int64($0)) }).serialized(), as: UTF8.self)
         let pattern = StringValuePattern.equalToJson(
             expected, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements)
-        let (matched, elapsed) = Self.timed { pattern.matches(reversed) }
-        #expect(matched)
-        // Counting: well under a second (a few under the sanitizers); pairing took about 50 s in a debug build.
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        #expect(pattern.matches(reversed))
+        // Counting costs one comparison per item on each side; pairing would cost one per pair, 400 million
+        // (about 50 s in a debug build).
+        let (equal, comparisons) = try Self.compare(expected, reversed, ignoreExtraElements: ignoreExtraElements)
+        #expect(equal)
+        #expect(comparisons <= 2 * 20_000 + 1, "\(comparisons) comparisons")
     }
 
     @Test("a mismatch among 20,000 plain values is found without a pairing table")
@@ -61,10 +66,11 @@ struct JSONBodyBlowupTests {
         let expected = JSONValue.array(Array(repeating: .integer(1), count: 19_999) + [.integer(2)])
         let actual = "[" + String(repeating: "1,", count: 19_999) + "3]"
         let pattern = StringValuePattern.equalToJson(expected, ignoreArrayOrder: true, ignoreExtraElements: false)
+        #expect(!pattern.matches(actual))
         // Without counting: 400 million comparisons and a 400 MB table, about 60 s in a debug build.
-        let (matched, elapsed) = Self.timed { pattern.matches(actual) }
-        #expect(!matched)
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        let (equal, comparisons) = try Self.compare(expected, actual, ignoreExtraElements: false)
+        #expect(!equal)
+        #expect(comparisons <= 2 * 20_000 + 1, "\(comparisons) comparisons")
     }
 
     @Test("plain values keep JSON number equality (1 is 1.0, integers beyond 2^53 exact); strings compare scalars")
@@ -87,16 +93,19 @@ struct JSONBodyBlowupTests {
         let items = (0..<20_000).map { JSONValue.object(["id": .integer(Int64($0))]) }
         let pattern = StringValuePattern.equalToJson(.array(items), ignoreArrayOrder: true, ignoreExtraElements: false)
         let reversed = String(decoding: JSONValue.array(items.reversed()).serialized(), as: UTF8.self)
-        let (matched, elapsed) = Self.timed { pattern.matches(reversed) }
-        #expect(!matched, "20,000 × 20,000 pairs exceed JSONComparison's budget")
-        // The budget is a few hundred milliseconds of comparisons in a release build, seconds in a debug one;
-        // pairing everything would take minutes and a 400 MB table.
-        #expect(elapsed < .seconds(20), "took \(elapsed)")
+        #expect(!pattern.matches(reversed), "20,000 × 20,000 pairs exceed JSONComparison's budget")
+        // Pairing everything would take 400 million comparisons (minutes) and a 400 MB table; the comparison
+        // gives up once the budget is spent, a little past it (the calls that find it spent).
+        let (equal, comparisons) = try Self.compare(.array(items), reversed, ignoreExtraElements: false)
+        #expect(!equal)
+        #expect(comparisons > JSONComparison.comparisonBudget, "gave up after \(comparisons) comparisons")
+        #expect(comparisons < JSONComparison.comparisonBudget + 100_000, "\(comparisons) comparisons")
         // In the same order the greedy pairing takes one comparison per item and stays within the budget.
-        let (inOrder, _) = Self.timed {
-            pattern.matches(String(decoding: JSONValue.array(items).serialized(), as: UTF8.self))
-        }
-        #expect(inOrder)
+        let inOrder = String(decoding: JSONValue.array(items).serialized(), as: UTF8.self)
+        #expect(pattern.matches(inOrder))
+        let (equalInOrder, inOrderComparisons) = try Self.compare(.array(items), inOrder, ignoreExtraElements: false)
+        #expect(equalInOrder)
+        #expect(inOrderComparisons <= 3 * 20_000 + 1, "\(inOrderComparisons) comparisons")
     }
 
     @Test("unordered arrays of objects within the budget still pair exactly")

@@ -10,7 +10,8 @@
 // Checks, besides never trapping or hanging: the answer is a sequence of well-formed responses, each
 // starting with `HTTP/1.x NNN` (a truncated last one is accepted: the daemon may close mid-answer after a
 // refusal, and the read deadline may cut one); each status is one the daemon may give; and afterwards a fresh
-// connection's `GET /__admin/health` answers 200 within 2 s, so no input stops the daemon from serving.
+// connection's `GET /__admin/health` answers 200 within 2 s (`FUZZ_PROBE_SECONDS`), so no input stops the daemon
+// from serving.
 //
 // Statuses the daemon may give: 100, 2xx, 3xx, 4xx, 503 (server full, a matching budget spent),
 // 501 and 505 (libmicrohttpd's answers to a transfer coding or an HTTP version it does not implement, as
@@ -28,8 +29,16 @@
     import PokestubCore
     import PokestubDaemon
 
-    /// Seconds one exchange (and the health probe) may take.
+    /// Seconds one exchange may take.
     let deadlineSeconds = 2.0
+
+    /// Seconds the health probe after each input may take: `FUZZ_PROBE_SECONDS`, default 2. A daemon that serves
+    /// answers a probe in milliseconds; on a machine shared with builds, an instrumented daemon may need more.
+    let probeSeconds: Double = {
+        guard let text = ProcessInfo.processInfo.environment["FUZZ_PROBE_SECONDS"] else { return 2 }
+        guard let seconds = Double(text), seconds > 0 else { fatalError("FUZZ_PROBE_SECONDS=\(text): not seconds") }
+        return seconds
+    }()
 
     /// The copy of the shipped stubs the daemon serves, removed when the process exits.
     nonisolated(unsafe) var copiedStubs: String?
@@ -83,10 +92,11 @@
         let relaxed = touchesAdmin(input)
         check(answer, relaxed: relaxed)
         if relaxed { resetDaemon() }
-        // The probe waits for its whole answer (or 2 s): the daemon may still be busy with the input's requests.
+        // The probe waits for its whole answer (or `probeSeconds`): the daemon may still be busy with the input's
+        // requests.
         let health = exchange(
             Array("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8),
-            port: port, untilComplete: true)
+            port: port, untilComplete: true, deadlineSeconds: probeSeconds)
         invariant(
             health.starts(with: Array("HTTP/1.1 200 ".utf8)),
             "health after the input answered \(String(decoding: health.prefix(120), as: UTF8.self).debugDescription)")
@@ -114,7 +124,10 @@
     /// header timeout, so waiting for it to close would make every input take 2 s. The connection is then
     /// reset (`SO_LINGER` 0), which frees the daemon's slot at once.
     /// With `untilComplete`, reading stops only when a complete final response is in, at close or the deadline.
-    func exchange(_ bytes: [UInt8], port: Int, untilComplete: Bool = false) -> [UInt8] {
+    /// `deadlineSeconds` bounds the whole exchange.
+    func exchange(
+        _ bytes: [UInt8], port: Int, untilComplete: Bool = false, deadlineSeconds: Double = deadlineSeconds
+    ) -> [UInt8] {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         invariant(socket >= 0, "socket: errno \(errno)")
         defer {

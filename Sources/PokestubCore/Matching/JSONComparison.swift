@@ -18,9 +18,25 @@ enum JSONComparison {
     static func equal(
         expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
     ) -> Bool {
-        equal(
+        measured(
             expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
-            ignoreExtraElements: ignoreExtraElements, budget: Budget(remaining: comparisonBudget))
+            ignoreExtraElements: ignoreExtraElements
+        ).equal
+    }
+
+    /// ``equal(expected:actual:ignoreArrayOrder:ignoreExtraElements:)``, with the work it took.
+    ///
+    /// - Returns: Whether the documents are equal, and how many value comparisons the answer cost: more than
+    ///   ``comparisonBudget`` when the comparison gave up. The count measures a comparison's work whatever the
+    ///   machine's speed, so tests bound it instead of a time.
+    static func measured(
+        expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
+    ) -> (equal: Bool, comparisons: Int) {
+        let budget = Budget(remaining: comparisonBudget)
+        let equal = equal(
+            expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+            ignoreExtraElements: ignoreExtraElements, budget: budget)
+        return (equal, comparisonBudget - budget.remaining)
     }
 
     /// The most value comparisons one `equalToJson` test makes. Comparing in order costs one per value, so
