@@ -45,7 +45,7 @@ public enum JSONText {
     /// value's bytes exactly as written.
     ///
     /// ```swift
-    /// JSONText.members(of: Data(#"{"b": 1.0, "a": [2]}"#.utf8))
+    /// let members = JSONText.members(of: Data(#"{"b": 1.0, "a": [2]}"#.utf8))
     /// // [("b", "1.0"), ("a", "[2]")] (the values as Data)
     /// ```
     ///

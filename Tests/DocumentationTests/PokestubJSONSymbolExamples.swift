@@ -24,6 +24,14 @@ struct PokestubJSONSymbolExamples {
         #expect(body.map { String(decoding: $0, as: UTF8.self) } == #"{"name":"fire","id":10,"weight":1.0}"#)
     }
 
+    @Test("JSONText lists an object's members in source order, each value as written")
+    func jsonTextMembers() {
+        let members = JSONText.members(of: Data(#"{"b": 1.0, "a": [2]}"#.utf8))
+        // [("b", "1.0"), ("a", "[2]")] (the values as Data)
+        #expect(members?.map(\.name) == ["b", "a"])
+        #expect(members?.map { String(decoding: $0.value, as: UTF8.self) } == ["1.0", "[2]"])
+    }
+
     @Test("a parsed value is read by key")
     func parsing() throws {
         let page = try JSONValue.parse(#"{"count": 1302, "next": null}"#)
