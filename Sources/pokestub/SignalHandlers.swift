@@ -22,11 +22,25 @@ enum SignalHandlers {
     /// parent that starts pokestub from a worker thread (a test runner, a Dispatch-based launcher) passes on
     /// a mask blocking SIGINT and SIGHUP, which then never arrived (SIGINT took the test's 20 s fallback to
     /// SIGTERM to stop the daemon).
+    ///
+    /// Returns once the source is installed, so a signal sent from then on is handled. `resume()` installs it
+    /// later, on Dispatch's own thread (on Linux it then replaces the `SIG_IGN` set here with its handler and
+    /// reads the signal from a `signalfd`), and until then the signal is ignored: a SIGINT sent the moment the
+    /// daemon said it was listening was lost on a busy machine. The registration handler is submitted "as soon
+    /// as the source has been fully set up and is ready to start delivering events"
+    /// (<https://developer.apple.com/documentation/dispatch/dispatchsourceprotocol/setregistrationhandler(handler:)>).
     static func on(_ signalNumber: Int32, _ action: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+        let installed = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { installed.signal() }
         source.setEventHandler(handler: action)
         source.resume()
+        // Not called on `queue`, whose turn would never come; a minute covers any load, and is not a stall if
+        // Dispatch never answers.
+        if installed.wait(timeout: .now() + .seconds(60)) == .timedOut {
+            Console.error("pokestub: the handler of signal \(signalNumber) was not installed within 60 s")
+        }
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         sigaddset(&unblocked, signalNumber)

@@ -124,6 +124,25 @@ struct CommandLineTests {
         #expect(await server.waitForExit() == 0)
     }
 
+    @Test("a stop signal sent the moment the listening line appears is never lost", arguments: [SIGINT, SIGTERM])
+    func signalAtOnce(_ signal: Int32) async throws {
+        // The listening line promises that signals are handled. Sent at once, a signal used to arrive before
+        // libdispatch had installed its source (it does so on its own thread, later): the signal's disposition
+        // was still SIG_IGN, and the daemon ran on. With few stubs to load the window is widest.
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("", to: "stubs/__files/.keep")
+        try FileManager.default.createDirectory(
+            atPath: folder.path + "/stubs/mappings", withIntermediateDirectories: true)
+        for attempt in 1...8 {
+            let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+            _ = try await server.waitForLine(startingWith: "pokestub listening on ")
+            server.signal(signal)
+            let status = await server.exitStatus(within: .seconds(15))
+            #expect(status == 0, "attempt \(attempt): the daemon did not stop on the signal")
+            if status != 0 { _ = await server.stop() }
+        }
+    }
+
     @Test("SIGINT also stops the server with status 0")
     func sigint() async throws {
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
