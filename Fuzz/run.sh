@@ -54,12 +54,21 @@ max_len() {
 
 build() {
     local sanitizers=(--sanitize=fuzzer)
-    [[ "${FUZZ_ASAN:-0}" == 1 ]] && sanitizers+=(--sanitize=address)
+    # swiftc keeps only the last -sanitize= it is given, and SwiftPM gives one per --sanitize: with
+    # `--sanitize=fuzzer --sanitize=address` the code got ASan and no coverage instrumentation, so libFuzzer
+    # fuzzed blind. One comma-separated flag after SwiftPM's asks for both, when compiling and when linking.
+    [[ "${FUZZ_ASAN:-0}" == 1 ]] && sanitizers+=(-Xswiftc -sanitize=address,fuzzer)
     echo "== building the fuzz targets (${sanitizers[*]}) in $SCRATCH" >&2
     swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c "$CONFIGURATION" "${sanitizers[@]}" \
         -Xswiftc -enable-testing >&2 || exit 2
     BIN="$(swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c "$CONFIGURATION" "${sanitizers[@]}" \
         -Xswiftc -enable-testing --show-bin-path)"
+}
+
+# Whether libFuzzer's log says it found no coverage at all: the code was built without coverage
+# instrumentation, and inputs are mutated blind.
+blind() {
+    grep -q "Is the code instrumented for coverage" "$1"
 }
 
 # Runs one target for $2 minutes; returns 1 when it found a crash, a hang or a memory blow-up.
@@ -86,6 +95,10 @@ fuzz() {
     SWIFT_BACKTRACE=enable=no timeout --kill-after=30 $((seconds + 120)) \
         "$binary" "${options[@]}" "$work/corpus" "$FUZZ_DIR/corpus/$target" >"$log" 2>&1 || status=$?
     grep -E '^(stat::|Done|#[0-9]+ +DONE)' "$log" >&2 || true
+    if blind "$log"; then
+        echo "!! $target: libFuzzer saw no coverage (is the build instrumented?); the run fuzzed blind" >&2
+        return 1
+    fi
     if [[ $status -ne 0 ]] || ls "$artifacts" | grep -q .; then
         echo "!! $target: exit status $status; last lines of $log:" >&2
         grep -vE '^(#[0-9]|INFO:|0x)' "$log" | tail -25 >&2
@@ -112,10 +125,10 @@ if [[ "$1" == seeds ]]; then
         log="$(mktemp)"
         if SWIFT_BACKTRACE=enable=no timeout --kill-after=30 600 "$BIN/$(executable "$target")" -runs=0 \
             -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len="$(max_len "$target")" "$FUZZ_DIR/corpus/$target" \
-            >"$log" 2>&1; then
+            >"$log" 2>&1 && ! blind "$log"; then
             echo "$target: $(find "$FUZZ_DIR/corpus/$target" -type f | wc -l) seeds, every check held" >&2
         else
-            echo "!! $target failed on its seeds; last lines:" >&2
+            echo "!! $target failed on its seeds, or saw no coverage; last lines:" >&2
             grep -vE '^(#[0-9]|INFO:|0x)' "$log" | tail -25 >&2
             failed=1
         fi
