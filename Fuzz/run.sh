@@ -4,6 +4,8 @@
 #   Fuzz/run.sh TARGET MINUTES      TARGET: stub-loader | matcher | admin | wire |
 #                                   recording-names | all (each in turn, MINUTES each)
 #   Fuzz/run.sh reproduce TARGET FILE   runs one input once (a crash artifact or a corpus file)
+#   Fuzz/run.sh seeds               runs every target once over its seeds in Fuzz/corpus/ (no fuzzing): the
+#                                   targets build and their checks hold on the seeds (scripts/check-fuzz-seeds.sh)
 #
 # Environment:
 #   FUZZ_WORK      where new corpus entries, crash artifacts and logs go (default /tmp/pokestub-fuzz)
@@ -12,6 +14,7 @@
 #   FUZZ_ASAN=1    also build with the address sanitizer (slower, better reports on memory faults)
 #   FUZZ_KEEP_GOING=1   keep fuzzing after a crash (libFuzzer fork mode), collecting every artifact
 #   FUZZ_PROBE_SECONDS  wire only: how long the health probe after each input may take (default 2)
+#   FUZZ_CONFIGURATION  release (default) or debug: debug builds sooner, release fuzzes faster
 #
 # Exit status: 0 when no target crashed, 1 when one did (its artifact and the command to reproduce it are
 # printed), 2 on a usage or build error. The seeds in Fuzz/corpus/ are never modified.
@@ -21,10 +24,11 @@ FUZZ_DIR="$(cd "$(dirname "$0")" && pwd)"
 WORK="${FUZZ_WORK:-/tmp/pokestub-fuzz}"
 SCRATCH="${FUZZ_SCRATCH:-/tmp/pokestub-fuzz-build}"
 TIMEOUT="${FUZZ_TIMEOUT:-5}"
+CONFIGURATION="${FUZZ_CONFIGURATION:-release}"
 TARGETS=(stub-loader matcher admin wire recording-names)
 
 usage() {
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -50,12 +54,21 @@ max_len() {
 
 build() {
     local sanitizers=(--sanitize=fuzzer)
-    [[ "${FUZZ_ASAN:-0}" == 1 ]] && sanitizers+=(--sanitize=address)
+    # swiftc keeps only the last -sanitize= it is given, and SwiftPM gives one per --sanitize: with
+    # `--sanitize=fuzzer --sanitize=address` the code got ASan and no coverage instrumentation, so libFuzzer
+    # fuzzed blind. One comma-separated flag after SwiftPM's asks for both, when compiling and when linking.
+    [[ "${FUZZ_ASAN:-0}" == 1 ]] && sanitizers+=(-Xswiftc -sanitize=address,fuzzer)
     echo "== building the fuzz targets (${sanitizers[*]}) in $SCRATCH" >&2
-    swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c release "${sanitizers[@]}" \
+    swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c "$CONFIGURATION" "${sanitizers[@]}" \
         -Xswiftc -enable-testing >&2 || exit 2
-    BIN="$(swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c release "${sanitizers[@]}" \
+    BIN="$(swift build --package-path "$FUZZ_DIR" --scratch-path "$SCRATCH" -c "$CONFIGURATION" "${sanitizers[@]}" \
         -Xswiftc -enable-testing --show-bin-path)"
+}
+
+# Whether libFuzzer's log says it found no coverage at all: the code was built without coverage
+# instrumentation, and inputs are mutated blind.
+blind() {
+    grep -q "Is the code instrumented for coverage" "$1"
 }
 
 # Runs one target for $2 minutes; returns 1 when it found a crash, a hang or a memory blow-up.
@@ -82,6 +95,10 @@ fuzz() {
     SWIFT_BACKTRACE=enable=no timeout --kill-after=30 $((seconds + 120)) \
         "$binary" "${options[@]}" "$work/corpus" "$FUZZ_DIR/corpus/$target" >"$log" 2>&1 || status=$?
     grep -E '^(stat::|Done|#[0-9]+ +DONE)' "$log" >&2 || true
+    if blind "$log"; then
+        echo "!! $target: libFuzzer saw no coverage (is the build instrumented?); the run fuzzed blind" >&2
+        return 1
+    fi
     if [[ $status -ne 0 ]] || ls "$artifacts" | grep -q .; then
         echo "!! $target: exit status $status; last lines of $log:" >&2
         grep -vE '^(#[0-9]|INFO:|0x)' "$log" | tail -25 >&2
@@ -92,13 +109,34 @@ fuzz() {
     fi
 }
 
-[[ $# -ge 2 ]] || usage
+[[ $# -ge 1 ]] || usage
 if [[ "$1" == reproduce ]]; then
     [[ $# -eq 3 ]] || usage
     executable "$2" >/dev/null
     build
     SWIFT_BACKTRACE=enable=no exec "$BIN/$(executable "$2")" -timeout="$TIMEOUT" -runs=1 "$3"
 fi
+if [[ "$1" == seeds ]]; then
+    [[ $# -eq 1 ]] || usage
+    build
+    failed=0
+    for target in "${TARGETS[@]}"; do
+        # -runs=0: libFuzzer executes the seed corpus once, checking every input, and stops before fuzzing.
+        log="$(mktemp)"
+        if SWIFT_BACKTRACE=enable=no timeout --kill-after=30 600 "$BIN/$(executable "$target")" -runs=0 \
+            -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len="$(max_len "$target")" "$FUZZ_DIR/corpus/$target" \
+            >"$log" 2>&1 && ! blind "$log"; then
+            echo "$target: $(find "$FUZZ_DIR/corpus/$target" -type f | wc -l) seeds, every check held" >&2
+        else
+            echo "!! $target failed on its seeds, or saw no coverage; last lines:" >&2
+            grep -vE '^(#[0-9]|INFO:|0x)' "$log" | tail -25 >&2
+            failed=1
+        fi
+        rm -f "$log"
+    done
+    exit $failed
+fi
+[[ $# -ge 2 ]] || usage
 [[ "$2" =~ ^[0-9]+$ && "$2" -ge 1 ]] || usage
 if [[ "$1" == all ]]; then
     selected=("${TARGETS[@]}")

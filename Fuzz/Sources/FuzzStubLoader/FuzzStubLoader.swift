@@ -14,8 +14,7 @@ import FuzzSupport
 //   unless another stub outranks it.
 
 /// Body files come from the shipped stub root; `bodyFileName` values the fuzzer writes are looked up there.
-/// `nonisolated(unsafe)`: libFuzzer calls the target on one thread.
-nonisolated(unsafe) let bodyFiles = BodyFileStore(
+let bodyFiles = BodyFileStore(
     root: URL(fileURLWithPath: ShippedStubs.root).appendingPathComponent("__files"))
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,11 +23,14 @@ public func fuzzStubLoader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     switch StubLoader.parse(
         data, source: "mappings/fuzz.json", displayPath: "stubs/mappings/fuzz.json", bodyFiles: bodyFiles)
     {
-    case .failure(let problem):
-        invariant(!problem.message.isEmpty, "a problem without a message")
-        if let line = problem.line {
-            let lines = data.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-            invariant((1...lines).contains(line), "problem on line \(line) of a \(lines)-line file: \(problem)")
+    case .failure(let failure):
+        invariant(!failure.problems.isEmpty, "a failure without a problem")
+        let lines = data.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        for problem in failure.problems {
+            invariant(!problem.message.isEmpty, "a problem without a message")
+            if let line = problem.line {
+                invariant((1...lines).contains(line), "problem on line \(line) of a \(lines)-line file: \(problem)")
+            }
         }
     case .success(let stubs):
         for stub in stubs { checkRoundTrip(stub) }
