@@ -99,15 +99,18 @@ enum RequestFraming {
 
     /// How many query arguments `rawURI` has, as libmicrohttpd counts them (`&`-separated, empty ones
     /// included), counting no further than one past ``maxQueryArguments``.
+    /// Runs on the contiguous UTF-8 bytes (twice per request: for the deadline and for the refusal).
     static func queryArgumentCount(_ rawURI: String) -> Int {
-        let bytes = rawURI.utf8
-        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return 0 }
-        var count = 1
-        for byte in bytes[bytes.index(after: mark)...] where byte == UInt8(ascii: "&") {
-            count += 1
-            if count > maxQueryArguments { break }
+        var rawURI = rawURI
+        return rawURI.withUTF8 { bytes in
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return 0 }
+            var count = 1
+            for byte in bytes[(mark + 1)...] where byte == UInt8(ascii: "&") {
+                count += 1
+                if count > maxQueryArguments { break }
+            }
+            return count
         }
-        return count
     }
 
     private static func refuse(_ status: Int, _ reason: String) -> HTTPResponse {
