@@ -38,15 +38,21 @@ extension JSONValue {
 
     /// Converts the output of `JSONSerialization` into a value.
     init(foundation object: Any) {
-        // Native Swift containers first: testing them against a class (`is NSNull`) would bridge each one
-        // to an NSDictionary or NSArray, which made loading stubs ten times slower.
+        // Strings first, as most values are strings and each failed cast looks up generic metadata; then native
+        // Swift containers: testing them against a class (`is NSNull`) would bridge each one to an NSDictionary
+        // or NSArray, which made loading stubs ten times slower.
         switch object {
-        case let dictionary as [String: Any]:
-            self = .object(dictionary.mapValues(JSONValue.init(foundation:)))
-        case let array as [Any]:
-            self = .array(array.map(JSONValue.init(foundation:)))
         case let string as String:
             self = .string(string)
+        case let dictionary as [String: Any]:
+            // A fresh dictionary of the smallest size for its members: `mapValues` would keep the hash table
+            // of Foundation's, which is sized for many more (1.5 KB for each of the 1,351 two-member entries
+            // of a list stub's `transformerParameters`, kept as long as the stub is).
+            var members = [String: JSONValue](minimumCapacity: dictionary.count)
+            for (key, value) in dictionary { members[key] = JSONValue(foundation: value) }
+            self = .object(members)
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init(foundation:)))
         case let number as NSNumber:
             if type(of: number) == JSONValue.booleanNumberType {
                 self = .bool(number.boolValue)

@@ -51,6 +51,30 @@ struct RequestJournalTests {
         #expect(journal.count == 3, "the budget was recounted after the removal")
     }
 
+    @Test("a body sent again is kept once: the next event shares its bytes, each event keeps its own body")
+    func repeatedBodiesShareStorage() {
+        let journal = RequestJournal(capacity: 10, maxBodyBytes: 9_000)
+        func upload(_ body: Data) -> ServeEvent {
+            ServeEvent(
+                receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/up", body: body), stub: nil,
+                responseStatus: 404, durationMilliseconds: 0)
+        }
+        let first = Data((0..<2_000).map { UInt8($0 % 251) })
+        var other = first
+        other[1_999] = 0
+        // Each a buffer of its own, as two requests' bodies are.
+        for body in [first, Data(first), other, Data(first)] { journal.append(upload(body)) }
+        let bodies = journal.events.map(\.request.body)
+        #expect(bodies == [first, first, other, first])
+        func address(_ data: Data) -> UnsafeRawPointer? { data.withUnsafeBytes { $0.baseAddress } }
+        #expect(address(bodies[0]) == address(bodies[1]))
+        #expect(address(bodies[1]) != address(bodies[2]))
+        #expect(address(bodies[2]) != address(bodies[3]))
+        // Budgets count every event's body in full, shared or not: a fifth passes 9,000 bytes, the oldest goes.
+        journal.append(upload(Data(first)))
+        #expect(journal.events.map(\.request.body) == [first, other, first, first])
+    }
+
     @Test("capacity 0 keeps nothing; a negative capacity is 0")
     func disabled() {
         let journal = RequestJournal(capacity: 0)

@@ -86,6 +86,21 @@ struct RequestFramingTests {
         }
     }
 
+    /// libmicrohttpd itself refuses a comma list in one field (`4, 4`); repeated fields reach the checks.
+    @Test("Content-Length fields that agree once their spaces are trimmed frame the body as one")
+    func agreeingContentLengths() async throws {
+        try await Self.withServer { engine, port in
+            let connection = try RawConnection(port: port, timeout: .seconds(5))
+            let raw =
+                "POST /ok HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nContent-Length: 4 \r\n"
+                + "Connection: close\r\n\r\nbody"
+            try connection.send(raw)
+            let response = String(decoding: await connection.receive(), as: UTF8.self)
+            #expect(Self.statuses(in: response) == [200], "\(raw.debugDescription) got \(response.prefix(300))")
+            #expect(engine.journal.events.map(\.request.body) == [Data("body".utf8)])
+        }
+    }
+
     /// Whether `bytes` hold a response head and as much body as its `Content-Length` says.
     @Sendable private static func isCompleteResponse(_ bytes: [UInt8]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)

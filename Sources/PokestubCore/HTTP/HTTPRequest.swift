@@ -48,7 +48,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.clientAddress = clientAddress
         var target = Substring(rawURL)
         // Searches run on UTF-8 bytes and skip Foundation: this runs for every request.
-        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<fragment] }
+        if let fragment = target.firstIndex(ofASCII: UInt8(ascii: "#")) { target = target[..<fragment] }
         var isAbsoluteForm = false
         if target.utf8.first != UInt8(ascii: "/"), let scheme = target.range(of: "://"),
             HTTPRequest.isScheme(target[..<scheme.lowerBound])
@@ -57,7 +57,7 @@ public struct HTTPRequest: Sendable, Hashable {
             let afterAuthority = target[scheme.upperBound...]
             target = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterAuthority[$0...] } ?? "/"
         }
-        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        if let question = target.firstIndex(ofASCII: UInt8(ascii: "?")) {
             // An absolute form without a path (`http://host?x=1`) has the path `/` (RFC 9110 §4.2.3).
             rawPath = question == target.startIndex && isAbsoluteForm ? "/" : String(target[..<question])
             let query = target[target.index(after: question)...]

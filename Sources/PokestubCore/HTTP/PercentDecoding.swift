@@ -10,7 +10,7 @@ enum PercentDecoding {
     ///   UTF-8 is repaired with U+FFFD, so decoding never fails on what a client sends.
     static func decode(_ text: Substring, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
         let utf8 = text.utf8
-        guard utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && utf8.contains(UInt8(ascii: "+"))) else {
+        guard text.containsASCII(UInt8(ascii: "%")) || (plusAsSpace && text.containsASCII(UInt8(ascii: "+"))) else {
             return String(text)
         }
         var bytes: [UInt8] = []

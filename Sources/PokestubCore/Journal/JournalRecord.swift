@@ -8,7 +8,7 @@ import Foundation
 struct JournalRecord: Sendable {
     let id: UUID
     let receivedAt: Date
-    let request: PackedRequest
+    var request: PackedRequest
     let stub: ServeEvent.StubReference?
     let responseStatus: Int
     let responseHeaders: HTTPHeaders?

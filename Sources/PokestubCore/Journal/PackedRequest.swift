@@ -13,7 +13,7 @@ import Foundation
 struct PackedRequest: Sendable {
     private let bytes: [UInt8]
     /// The body bytes.
-    let body: Data
+    private(set) var body: Data
 
     /// Packs a request: the buffer is sized first and filled by copying each string's UTF-8 bytes.
     init(_ request: HTTPRequest) {
@@ -35,6 +35,14 @@ struct PackedRequest: Sendable {
             count = offset
         }
         body = request.body
+    }
+
+    /// Takes `other` in place of this request's body when their bytes are the same, so the two share one
+    /// buffer: a client that sends one body many times (a retry loop, a poll, a load test) fills the journal
+    /// with one copy of it instead of one per request. Compares the bytes only when the sizes agree.
+    mutating func shareBody(_ other: Data) {
+        guard !body.isEmpty, body.count == other.count, body == other else { return }
+        body = other
     }
 
     /// The request, parsed again from what was kept: equal (``HTTPRequest/==``) to the one packed.

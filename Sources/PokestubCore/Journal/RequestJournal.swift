@@ -52,6 +52,11 @@ public final class RequestJournal: Sendable {
             return (sequence, waiting)
         }
 
+        /// The request body of the record appended last, if any.
+        var newestRequestBody: Data? {
+            records.isEmpty ? nil : records[(head + records.count - 1) % records.count].request.body
+        }
+
         /// The records oldest first.
         var ordered: [JournalRecord] {
             head == 0 ? records : Array(records[head...] + records[..<head])
@@ -114,8 +119,10 @@ public final class RequestJournal: Sendable {
         guard capacity > 0 else { return }
         var change: (sequence: Int, waiters: [@Sendable (Int) -> Void]) = (0, [])
         var replaced: JournalRecord?
+        var record = record
         let satisfied: [Waiter] = ring.withLock { ring in
             change = ring.changed()
+            if !record.request.body.isEmpty, let newest = ring.newestRequestBody { record.request.shareBody(newest) }
             let before = ring.bodyBytes
             let beforeResponses = ring.responseBodyBytes
             if ring.records.count < capacity {

@@ -24,7 +24,7 @@ public final class StubIndex: Sendable {
     private let scenarioRules: [ScenarioRule?]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
     private let rank: [Int]
-    private let byLiteralPath: [String: PathGroup]
+    private let byLiteralPath: [PathKey: PathGroup]
     private let byPrefix: [String: [Int]]
     private let unindexed: [Int]
     private let byParent: [String: [Int]]
@@ -99,7 +99,9 @@ public final class StubIndex: Sendable {
         }
         self.rank = rank
         // One list of patterns for every group: mapping the stubs again per group made building quadratic.
-        byLiteralPath = literalGroups.mapValues { PathGroup($0, patterns: patterns) }
+        var byLiteralPath = [PathKey: PathGroup](minimumCapacity: literalGroups.count)
+        for (path, group) in literalGroups { byLiteralPath[PathKey(path)] = PathGroup(group, patterns: patterns) }
+        self.byLiteralPath = byLiteralPath
         self.byPrefix = byPrefix
         self.unindexed = unindexed
         self.byParent = byParent
@@ -144,7 +146,7 @@ public final class StubIndex: Sendable {
                 }
             }
         }
-        if let group = byLiteralPath[request.normalizedPath] {
+        if let group = byLiteralPath[PathKey(request.normalizedPath)] {
             group.forEachCandidateList(for: request, consider)
         }
         if !byPrefix.isEmpty {
@@ -171,7 +173,7 @@ public final class StubIndex: Sendable {
     public func nearMissCandidates(for request: HTTPRequest, limit: Int = 500) -> [StubMapping] {
         // Stubs at the request's own path come first: a list page that differs only in `limit` must not be
         // crowded out of the first `limit` by the thousands of stubs in the same folder.
-        var chosen: [Int] = byLiteralPath[request.normalizedPath]?.all ?? []
+        var chosen: [Int] = byLiteralPath[PathKey(request.normalizedPath)]?.all ?? []
         var folder = StubIndex.folder(of: request.normalizedPath)
         while true {
             if let group = byParent[folder] { chosen += group }
