@@ -99,7 +99,9 @@ fuzz() {
         echo "!! $target: libFuzzer saw no coverage (is the build instrumented?); the run fuzzed blind" >&2
         return 1
     fi
-    if [[ $status -ne 0 ]] || ls "$artifacts" | grep -q .; then
+    # slow-unit-* files are libFuzzer's notes of inputs past 10 s (-report_slow_units), not failures: on a
+    # shared machine the wire target's reset after an admin input (the stub files read again) takes that long.
+    if [[ $status -ne 0 ]] || ls "$artifacts" | grep -v '^slow-unit-' | grep -q .; then
         echo "!! $target: exit status $status; last lines of $log:" >&2
         grep -vE '^(#[0-9]|INFO:|0x)' "$log" | tail -25 >&2
         for artifact in "$artifacts"*; do
