@@ -84,12 +84,10 @@
             do {
                 _ = try await waitForMatchingRequests(expected, pattern, timeout: timeout, pollInterval: pollInterval)
                 return true
-            } catch .timedOut(let expected, let pattern, let actualCount, let timeout, let closest, _) {
-                let timedOut = PokestubClientError.timedOut(
-                    expected: expected, pattern: pattern, actualCount: actualCount, timeout: timeout, closest: closest,
-                    callSite: CallSite(filePath: sourceLocation.filePath, line: sourceLocation.line))
-                guard Test.current != nil else { throw timedOut }
-                Issue.record(timedOut, sourceLocation: sourceLocation)
+            } catch {
+                let located = error.calledAt(CallSite(filePath: sourceLocation.filePath, line: sourceLocation.line))
+                guard case .timedOut = located, Test.current != nil else { throw located }
+                Issue.record(located, sourceLocation: sourceLocation)
                 return false
             }
         }

@@ -44,10 +44,8 @@ extension PokestubAdminClient {
     ) async throws(PokestubClientError) -> Int {
         do {
             return try await waitForMatchingRequests(expected, pattern, timeout: timeout, pollInterval: pollInterval)
-        } catch .timedOut(let expected, let pattern, let actualCount, let timeout, let closest, _) {
-            throw .timedOut(
-                expected: expected, pattern: pattern, actualCount: actualCount, timeout: timeout, closest: closest,
-                callSite: CallSite(file: file, line: line))
+        } catch {
+            throw error.calledAt(CallSite(file: file, line: line))
         }
     }
 

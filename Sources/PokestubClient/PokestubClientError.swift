@@ -123,6 +123,18 @@ public enum PokestubClientError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// This error with `callSite` as where the wait was called, when it is a timeout
+    /// (``timedOut(expected:pattern:actualCount:timeout:closest:callSite:)``); any other error as it is. The
+    /// waits that name their caller use it.
+    func calledAt(_ callSite: CallSite) -> PokestubClientError {
+        guard case .timedOut(let expected, let pattern, let actualCount, let timeout, let closest, _) = self else {
+            return self
+        }
+        return .timedOut(
+            expected: expected, pattern: pattern, actualCount: actualCount, timeout: timeout, closest: closest,
+            callSite: callSite)
+    }
+
     /// The HTTP status when this is ``refused(method:url:status:errors:)`` (or 401 for
     /// ``unauthorized(method:url:tokenSent:errors:)``), otherwise `nil`.
     public var httpStatus: Int? {
