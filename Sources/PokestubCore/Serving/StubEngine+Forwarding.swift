@@ -72,7 +72,7 @@ extension StubEngine {
         let empty = HTTPResponse(status: upstream.status, headers: headers, body: .empty)
         guard let linkRewriter else {
             var response = empty
-            response.body = ResponseBody(upstream.body)
+            response.body = ResponseBody(passingThrough: upstream.body)
             return response
         }
         var response = linkRewriter.rewriteOnce(empty)
@@ -83,7 +83,7 @@ extension StubEngine {
         {
             body = rewritten
         }
-        response.body = ResponseBody(body)
+        response.body = ResponseBody(passingThrough: body)
         return response
     }
 
@@ -95,16 +95,34 @@ extension StubEngine {
         }
     }
 
-    /// Whether `needle` occurs in `haystack`: `memchr` finds each candidate first byte, `memcmp` the rest.
+    /// Whether `needle` occurs in `haystack`: `memchr` finds each candidate first byte, a comparison of up to
+    /// eight bytes loaded at once rules most candidates out, `memcmp` checks the rest. (A `memcmp` call at
+    /// every candidate stopped at each of the 3,569 `h`s of a 542 KB PokeAPI body for an `http://…` base:
+    /// 16% of a recorded answer's CPU time.)
     private static func occurs(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
         guard let first = needle.first, let start = haystack.baseAddress, needle.count <= haystack.count else {
             return false
         }
+        let prefixLength = min(8, needle.count)
+        var prefix: UInt64 = 0
+        var mask: UInt64 = 0
+        for index in 0..<prefixLength {
+            prefix |= UInt64(needle[index]) << (8 * UInt64(index))
+            mask |= 0xFF << (8 * UInt64(index))
+        }
         let last = haystack.count - needle.count
+        let wordsEnd = haystack.count - 8  // the last offset an 8-byte load may start at
         var offset = 0
         while offset <= last {
             guard let found = memchr(start + offset, Int32(first), last - offset + 1) else { return false }
             offset = start.distance(to: UnsafeRawPointer(found))
+            if offset <= wordsEnd {
+                let word = UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                if word & mask != prefix {
+                    offset += 1
+                    continue
+                }
+            }
             if needle.withUnsafeBytes({ memcmp(start + offset, $0.baseAddress!, needle.count) }) == 0 { return true }
             offset += 1
         }
