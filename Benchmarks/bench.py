@@ -7,7 +7,10 @@ What it measures, each pokestub figure beside nginx's from the same run:
 - latency under many connections: the list route at 1,000 connections;
 - a slow path cannot hide behind the mean: readers of the list route with and without one client that streams
   a 4 MiB upload slowly in 64 KiB pieces;
-- 10 / 1,000 / 10,000 generated stubs; the record path against a direct libcurl fetch.
+- 10 / 1,000 / 10,000 generated stubs; the record path against a direct libcurl fetch;
+- beside each route, the libmicrohttpd floor (Benchmarks/floor.c): the same library with pokestub's settings
+  and a handler that only queues a prepared answer, so the table shows how much of the gap to nginx is the
+  library's and how much is pokestub's.
 
 Honesty: the wrk runs of a pokestub/nginx pair run back to back, the order reversed every other round; every
 figure is the median of `--rounds` rounds (each metric's median on its own), and the ratio is the ratio of
@@ -60,6 +63,9 @@ UPLOAD_RESPONSE = '{"uploaded":true}'
 UPLOAD_BYTES = 4 * 1024 * 1024
 UPLOAD_PIECE_BYTES = 64 * 1024
 MANY_CONNECTIONS = 1000
+# pokestub's per-connection pool with its default limits (HTTPServer.connectionMemoryBytes): the 32 KiB header
+# limit, a quarter more, and 64 bytes for each of 500 query arguments.
+FLOOR_POOL_BYTES = 32768 + 32768 // 4 + 64 * 500
 BEGIN_MARKER = "<!-- bench:begin -->"
 END_MARKER = "<!-- bench:end -->"
 # Issue 14's targets, printed beside the measurements (ratios are pokestub / nginx in the same run).
@@ -262,6 +268,44 @@ http {{
         Server("nginx", process, base, 0).stop()
         raise
     return Server("nginx", process, base, seconds)
+
+
+def build_floor(work: Path) -> tuple[Path | None, str]:
+    """Compiles Benchmarks/floor.c (the libmicrohttpd floor) against the libmicrohttpd pokestub links, with
+    `pkg-config` for its flags where there is one (Homebrew's prefix on macOS). Returns the binary, or None and
+    why not."""
+    binary = work / "floor"
+    flags = ["-lmicrohttpd"]
+    if shutil.which("pkg-config"):
+        found = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], capture_output=True, text=True)
+        if found.returncode == 0 and found.stdout.strip():
+            flags = found.stdout.split()
+    compiler = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+    if compiler is None:
+        return None, "no C compiler"
+    built = subprocess.run([compiler, "-O2", "-o", str(binary), str(REPO / "Benchmarks" / "floor.c"), *flags],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, f"floor.c did not build: {built.stderr.strip()[-300:]}"
+    return binary, f"{Path(compiler).name} -O2 floor.c {' '.join(flags)}"
+
+
+def start_floor(binary: Path, root: Path, probe: str, connections: int) -> Server:
+    """The libmicrohttpd floor on a free port, serving `root` (the nginx root) with pokestub's settings: its
+    per-connection pool (FLOOR_POOL_BYTES), one thread per core, the same connection limit and reserve."""
+    port = free_port()
+    threads = os.cpu_count() or 1
+    admitted = connections + max(8, connections // 16)
+    started = time.monotonic()
+    process = subprocess.Popen([str(binary), str(port), str(root), str(FLOOR_POOL_BYTES), str(threads),
+                                str(admitted)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        seconds = wait_until_answering(base + probe, started)
+    except BaseException:
+        Server("libmicrohttpd floor", process, base, 0).stop()
+        raise
+    return Server("libmicrohttpd floor", process, base, seconds)
 
 
 def wrk_script(work: Path, name: str, lines: str = "") -> Path:
@@ -564,7 +608,8 @@ def main() -> int:
 
         pokestub = start_pokestub(args.binary, stubs, BIG_PATH, limit_flags)
         servers.append(pokestub)
-        nginx = start_nginx(prepare_nginx_root(work, pokestub.base), work, BIG_PATH)
+        nginx_root = prepare_nginx_root(work, pokestub.base)
+        nginx = start_nginx(nginx_root, work, BIG_PATH)
         servers.append(nginx)
         check_same_bytes(pokestub.base, nginx.base)
         if args.only == "record":
@@ -589,18 +634,32 @@ def main() -> int:
         quiet = start_pokestub(args.binary, stubs, BIG_PATH, ["--journal-max-entries", "0", *limit_flags],
                                "pokestub, journal off")
         servers.append(quiet)
+        floor_binary, results["floor_build"] = build_floor(work)
+        floor = None
+        if floor_binary is not None:
+            floor = start_floor(floor_binary, nginx_root, BIG_PATH, default_limit or 1024)
+            servers.append(floor)
+            check_same_bytes(floor.base, nginx.base)
         print(f"pokestub benchmark: {rounds} round(s), wrk {results['wrk']}; {results['machine']}", flush=True)
         runs = []
         for label, path, script, _ in routes:
-            for name, server in (("pokestub", pokestub), ("nginx", nginx), ("journal off", quiet)):
+            members = [("pokestub", pokestub), ("nginx", nginx), ("journal off", quiet)]
+            if floor is not None:
+                members.append(("floor", floor))
+            for name, server in members:
                 runs.append((label, name, lambda server=server, path=path, script=script:
                              wrk(server, path, seconds, args.connections, script)))
         measured = in_rounds(runs, rounds)
-        quiet.stop()
-        servers.remove(quiet)
+        for server in (quiet, floor):
+            if server is not None:
+                server.stop()
+                servers.remove(server)
         results["routes"] = [{"route": label, "target": TARGETS[key], "pokestub": measured[f"{label}/pokestub"],
                               "nginx": measured[f"{label}/nginx"],
-                              "journal_off": measured[f"{label}/journal off"]} for label, _, _, key in routes]
+                              "journal_off": measured[f"{label}/journal off"],
+                              "floor": measured.get(f"{label}/floor")} for label, _, _, key in routes]
+        if floor is not None:
+            results["start_seconds_floor"] = floor.start_seconds
         fill_journal(pokestub.base)
         results["peak_rss_kib"] = {"pokestub_full_journal": peak_rss_kib(pokestub.pids()),
                                    "nginx": peak_rss_kib(nginx.pids())}
@@ -666,25 +725,38 @@ def report_lines(results: dict) -> list[str]:
         f"median of {results['rounds']} round(s), pokestub and nginx back to back in alternating order. Ratios "
         "are pokestub / nginx from this run (req/s: higher is better; latency, RSS, start: lower). "
         "`other CPU %`: share of all cores used during the runs by processes other than the server, wrk and "
-        "the benchmark (pokestub / nginx / journal off).",
+        "the benchmark (pokestub / nginx / journal off / floor).",
         "",
         "| route | pokestub req/s | nginx req/s | ratio | target | p50 ms (ratio) | p99 ms (ratio) "
-        "| p99.9 ms (ratio) | journal off req/s (ratio) | other CPU % |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| p99.9 ms (ratio) | journal off req/s (ratio) | libmicrohttpd floor req/s (ratio) | pokestub / floor "
+        "| other CPU % |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in results["routes"]:
-        mine, theirs, off = row["pokestub"], row["nginx"], row["journal_off"]
+        mine, theirs, off, floor = row["pokestub"], row["nginx"], row["journal_off"], row.get("floor")
+        floor_cells = (f"{floor['rps']:,.0f} ({ratio(floor['rps'], theirs['rps'])}) | {ratio(mine['rps'], floor['rps'])}"
+                       if floor else "n/a | n/a")
         lines.append(
             f"| {row['route']} | {mine['rps']:,.0f} | {theirs['rps']:,.0f} | **{ratio(mine['rps'], theirs['rps'])}** "
             f"| {row['target']} | " + " | ".join(f"{mine[key]:.2f} ({ratio(mine[key], theirs[key])})"
                                                 for key in ("p50", "p99", "p99_9"))
-            + f" | {off['rps']:,.0f} ({ratio(off['rps'], theirs['rps'])}) | "
-            + " / ".join(percent(run["other_cpu_percent"]) for run in (mine, theirs, off)) + " |")
+            + f" | {off['rps']:,.0f} ({ratio(off['rps'], theirs['rps'])}) | {floor_cells} | "
+            + " / ".join(percent(run["other_cpu_percent"]) for run in (mine, theirs, off, floor) if run) + " |")
     for row in results["routes"]:
-        for name in ("pokestub", "nginx", "journal_off"):
-            note = error_note(row[name]["errors"], "miss" if row["route"].startswith("miss") else "")
+        for name in ("pokestub", "nginx", "journal_off", "floor"):
+            note = error_note(row[name]["errors"], "miss" if row["route"].startswith("miss") else "") if row.get(name) else ""
             if note:
-                lines.append(f"|   {row['route']}, {name}:{note} | | | | | | | | | |")
+                lines.append(f"|   {row['route']}, {name}:{note} | | | | | | | | | | | |")
+    floor_note = (f"compiled with `{results['floor_build']}`" if results.get("start_seconds_floor") is not None
+                  else f"not measured: {results.get('floor_build', 'not built')}")
+    lines += [
+        "",
+        "libmicrohttpd floor: `Benchmarks/floor.c`, the least a server on libmicrohttpd does per request with "
+        "pokestub's daemon settings (thread pool of one thread per core, the same per-connection pool of "
+        f"{FLOOR_POOL_BYTES:,} bytes, connection limit, strict parsing), answering each route from one response "
+        f"made at start; no Swift, matching or journal; {floor_note}. `pokestub / floor` is the share of the "
+        "library's own ceiling pokestub reaches.",
+    ]
 
     rss, start = results["peak_rss_kib"], results["start_seconds"]
     lines += [
@@ -693,7 +765,9 @@ def report_lines(results: dict) -> list[str]:
         f"MiB**; nginx (master + workers) {rss['nginx'] / 1024:.1f} MiB "
         f"({ratio(rss['pokestub_full_journal'], rss['nginx'])}); target {TARGETS['rss']}",
         f"- start to first answer, shipped stubs: pokestub **{start['pokestub'] * 1000:.1f} ms**; nginx "
-        f"{start['nginx'] * 1000:.1f} ms ({ratio(start['pokestub'], start['nginx'])}); target {TARGETS['start']}",
+        f"{start['nginx'] * 1000:.1f} ms ({ratio(start['pokestub'], start['nginx'])})"
+        + (f"; libmicrohttpd floor {results['start_seconds_floor'] * 1000:.1f} ms"
+           if results.get("start_seconds_floor") is not None else "") + f"; target {TARGETS['start']}",
         "",
         "Latency where the mean hides it (list page; ratios pokestub / nginx):",
         "",
