@@ -154,11 +154,19 @@ struct BodyFileStoreTests {
             try directory.symlink("__files/evil-folder", to: secret.deletingLastPathComponent())
             try directory.symlink(
                 "__files/alias.txt", to: directory.url.appendingPathComponent("__files/real/inside.txt"))
+            try directory.symlink("__files/alias-folder", to: directory.url.appendingPathComponent("__files/real"))
             let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
             let fileError = #expect(throws: StubDefinitionError.self) { try store.body(named: "evil.txt") }
             #expect(fileError?.message.contains("outside __files") == true)
-            #expect(throws: StubDefinitionError.self) { try store.body(named: "evil-folder/secret.txt") }
-            #expect(try store.body(named: "alias.txt").text == "inside")
+            for _ in 0..<2 {  // the second time, with the folders already resolved
+                let folderError = #expect(throws: StubDefinitionError.self) {
+                    try store.body(named: "evil-folder/secret.txt")
+                }
+                #expect(folderError?.message.contains("outside __files") == true)
+                #expect(try store.body(named: "alias.txt").text == "inside")
+                #expect(try store.body(named: "alias-folder/inside.txt").text == "inside")
+                #expect(try store.body(named: "real/inside.txt").text == "inside")
+            }
         }
     }
 
