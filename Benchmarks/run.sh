@@ -14,5 +14,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh --bench
-swift build -c release --product pokestub >/dev/null
-exec python3 Benchmarks/bench.py --binary .build/release/pokestub "$@"
+binary="$(scripts/build-release.sh)"
+exec python3 Benchmarks/bench.py --binary "$binary" "$@"

@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
-swift build -c release --product pokestub
-exec .build/release/pokestub serve --config config.json "$@"
+binary="$(scripts/build-release.sh)"
+exec "$binary" serve --config config.json "$@"

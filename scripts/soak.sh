@@ -35,11 +35,10 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 echo "== open files limit $(ulimit -n)"
 
 echo "== building pokestub (release) in $scratch"
-swift build -c release --product pokestub --scratch-path "$scratch" >"$logs/build.log" 2>&1 || {
+binary="$(scripts/build-release.sh --scratch-path "$scratch" 2>"$logs/build.log")" || {
     tail -20 "$logs/build.log"
     exit 2
 }
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/pokestub"
 
 "$binary" serve --port 0 --stubs stubs --journal-max-entries 10000 --log-level warning \
     --limits-max-connections "$max_connections" >"$logs/daemon.out" 2>"$logs/daemon.err" &
