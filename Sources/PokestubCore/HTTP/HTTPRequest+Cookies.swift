@@ -27,7 +27,7 @@ extension HTTPRequest {
     ///
     /// - Parameter name: The cookie name, compared exactly.
     public func cookieValues(named name: String) -> [String] {
-        cookies.filter { $0.name.utf8.elementsEqual(name.utf8) }.map(\.value)
+        cookies.filter { $0.name.hasSameUTF8(as: name) }.map(\.value)
     }
 
     private static func trimmed(_ text: Substring) -> Substring {

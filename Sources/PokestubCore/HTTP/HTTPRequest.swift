@@ -74,7 +74,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Every value of the query parameter `name` (names compare exactly, as WireMock does).
     public func queryValues(_ name: String) -> [String] {
-        queryParameters.filter { $0.name.utf8.elementsEqual(name.utf8) }.map(\.value)
+        queryParameters.filter { $0.name.hasSameUTF8(as: name) }.map(\.value)
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.

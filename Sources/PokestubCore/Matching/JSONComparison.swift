@@ -67,7 +67,7 @@ enum JSONComparison {
             return expectedMembers.allSatisfy { key, value in
                 // Keys compare by scalars too; the dictionary finds a canonically equivalent one.
                 guard let index = actualMembers.index(forKey: key),
-                    actualMembers[index].key.utf8.elementsEqual(key.utf8)
+                    actualMembers[index].key.hasSameUTF8(as: key)
                 else { return false }
                 return equal(value, actualMembers[index].value)
             }
@@ -82,7 +82,7 @@ enum JSONComparison {
             }
             return containsAll(expectedItems, in: actualItems, budget: budget, equal: equal)
         case (.string(let expectedText), .string(let actualText)):
-            return expectedText.utf8.elementsEqual(actualText.utf8)
+            return expectedText.hasSameUTF8(as: actualText)
         default:
             return expected.jsonEquals(actual)
         }

@@ -7,7 +7,7 @@ enum Levenshtein {
     /// Within a ``Budget`` (``withBudget(cells:_:)``), each comparison first takes its table's cells from it,
     /// and once it cannot, the strings count as nothing in common (1).
     static func normalizedDistance(_ lhs: String, _ rhs: String) -> Double {
-        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
+        if lhs.hasSameUTF8(as: rhs) { return 0 }
         let (lhsCount, rhsCount) = (lhs.utf8.count, rhs.utf8.count)
         let longest = max(lhsCount, rhsCount)
         guard longest > 0 else { return 0 }

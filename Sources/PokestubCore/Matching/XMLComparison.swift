@@ -73,7 +73,7 @@ struct XMLComparison {
                 continue
             }
             count(
-                "ATTR_VALUE", equal: found.value.utf8.elementsEqual(attribute.value.utf8),
+                "ATTR_VALUE", equal: found.value.hasSameUTF8(as: attribute.value),
                 "\(path)/@\(attribute.qualifiedName): \(found.value.debugDescription), expected \(attribute.value.debugDescription)"
             )
         }
@@ -134,7 +134,7 @@ struct XMLComparison {
                     continue
                 }
                 count(
-                    "TEXT_VALUE", equal: value.utf8.elementsEqual(text.utf8),
+                    "TEXT_VALUE", equal: value.hasSameUTF8(as: text),
                     "\(path): text \(value.debugDescription), expected \(text.debugDescription)")
             case .processingInstruction(let instruction):
                 guard case .processingInstruction(let value)? = actual.children.first else {

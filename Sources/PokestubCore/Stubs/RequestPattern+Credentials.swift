@@ -13,7 +13,7 @@ extension RequestPattern {
         if !cookies.isEmpty {
             let sent = request.cookies
             for (name, pattern) in cookies {
-                let values = sent.filter { $0.name.utf8.elementsEqual(name.utf8) }.map(\.value)
+                let values = sent.filter { $0.name.hasSameUTF8(as: name) }.map(\.value)
                 guard RequestPattern.cookiePasses(pattern, values) else { return false }
             }
         }
@@ -41,7 +41,7 @@ extension RequestPattern {
         if !cookies.isEmpty {
             let sent = request.cookies
             for (name, pattern) in cookies.sorted(by: { $0.key < $1.key }) {
-                let values = sent.filter { $0.name.utf8.elementsEqual(name.utf8) }.map(\.value)
+                let values = sent.filter { $0.name.hasSameUTF8(as: name) }.map(\.value)
                 let distance =
                     RequestPattern.cookiePasses(pattern, values)
                     ? 0 : values.isEmpty ? 1 : values.map { pattern.distance($0) }.min() ?? 1

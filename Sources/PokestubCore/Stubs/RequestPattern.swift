@@ -80,7 +80,7 @@ public struct RequestPattern: Sendable, Hashable {
     ) -> Bool {
         var present = false
         for field in fields
-        where exactName ? field.name.utf8.elementsEqual(name.utf8) : field.name.caseInsensitiveEquals(name) {
+        where exactName ? field.name.hasSameUTF8(as: name) : field.name.caseInsensitiveEquals(name) {
             present = true
             if pattern.matches(field.value) { return true }
         }

@@ -66,8 +66,8 @@ public indirect enum StringValuePattern: Sendable, Hashable {
         switch self {
         case .equalTo(let expected, let caseInsensitive):
             return caseInsensitive
-                ? value.lowercased().utf8.elementsEqual(expected.lowercased().utf8)
-                : value.utf8.elementsEqual(expected.utf8)
+                ? value.lowercased().hasSameUTF8(as: expected.lowercased())
+                : value.hasSameUTF8(as: expected)
         case .contains(let text):
             return value.containsScalars(text)
         case .matches(let regex):

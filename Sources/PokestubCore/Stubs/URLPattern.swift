@@ -90,8 +90,8 @@ public enum URLPattern: Sendable, Hashable {
     /// Whether the request's URL passes.
     func matches(_ request: HTTPRequest) -> Bool {
         switch self {
-        case .url(let value): request.normalizedURL.utf8.elementsEqual(value.utf8)
-        case .urlPath(let value): request.normalizedPath.utf8.elementsEqual(value.utf8)
+        case .url(let value): request.normalizedURL.hasSameUTF8(as: value)
+        case .urlPath(let value): request.normalizedPath.hasSameUTF8(as: value)
         // Regexes see the decoded URL first, then the URL as received, so one written with `%C3%A9` (as
         // WireMock stubs are, since WireMock matches the raw URL) and one written with `é` both match.
         case .urlPattern(let regex):
@@ -164,7 +164,7 @@ public struct PathTemplate: Sendable, Hashable {
         for segment in segments {
             guard let part = iterator.next() else { return false }
             switch segment {
-            case .literal(let literal): if !part.utf8.elementsEqual(literal.utf8) { return false }
+            case .literal(let literal): if !part.hasSameUTF8(as: literal) { return false }
             case .variable: if part.isEmpty { return false }
             }
         }
