@@ -35,7 +35,13 @@ enum PercentDecoding {
 
     /// Decodes a whole string.
     static func decode(_ text: String, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
-        decode(text[...], plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
+        // Most paths have nothing to decode: the same string back shares its storage (a new one would cost
+        // an allocation for any text over 15 bytes, such as `/api/v2/pokemon/`).
+        let whole = text[...]
+        guard whole.containsASCII(UInt8(ascii: "%")) || (plusAsSpace && whole.containsASCII(UInt8(ascii: "+"))) else {
+            return text
+        }
+        return decode(whole, plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
     }
 
     /// The byte a `%XX` escape starting at `index` stands for, and the index after the escape; `nil` when no
