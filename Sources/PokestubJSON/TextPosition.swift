@@ -53,17 +53,11 @@ public enum TextPosition {
     static func offsetOfTrailingComma(in data: Data) -> Int? {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
             var index = 0
-            var inString = false
             while index < bytes.count {
                 let byte = bytes[index]
-                if inString {
-                    if byte == UInt8(ascii: "\\") {
-                        index += 1
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
+                if byte == UInt8(ascii: "\"") {
+                    index = JSONStringSkip.end(of: bytes, openingQuote: index)
+                    continue
                 } else if byte == UInt8(ascii: ",") {
                     var next = index + 1
                     while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }

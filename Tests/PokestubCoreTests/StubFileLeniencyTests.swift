@@ -24,12 +24,14 @@ struct StubFileLeniencyTests {
               /* block
                  over lines */
               "request": {"urlPath": "/c"}, // trailing
-              "response": {"body": "a // b /* c */"}
+              "response": {"body": "a // b /* c */", "headers": {"X-Path": "c:\\\\", "X-Quote": "\\" // d"}} // e
             }
             """)
         #expect(result.problems.isEmpty)
         let stub = try #require(result.stubs.first)
         #expect(stub.response.body.text == "a // b /* c */")
+        #expect(stub.response.headers["X-Path"] == #"c:\"#)
+        #expect(stub.response.headers["X-Quote"] == #"" // d"#)
         #expect(stub.definition["response"]?["body"] == .string("a // b /* c */"))
     }
 
