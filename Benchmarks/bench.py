@@ -210,15 +210,12 @@ class Server:
                 self.process.wait()
 
 
-def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None = None,
-                   name: str = "pokestub") -> Server:
-    port = free_port()
+def launched(name: str, command: list[str], port: int, probe: str) -> Server:
+    """Starts `command` (a server listening on 127.0.0.1:`port`) and waits until `probe` answers; the time from
+    the start to that answer is the server's `start_seconds`. Stops it again if it never answers."""
     started = time.monotonic()
-    process = subprocess.Popen(
-        [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--stubs", str(stubs), "--log-level", "error",
-         *(extra or [])],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-    )
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         seconds = wait_until_answering(base + probe, started)
@@ -226,6 +223,13 @@ def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None
         Server(name, process, base, 0).stop()
         raise
     return Server(name, process, base, seconds)
+
+
+def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None = None,
+                   name: str = "pokestub") -> Server:
+    port = free_port()
+    return launched(name, [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--stubs", str(stubs),
+                           "--log-level", "error", *(extra or [])], port, probe)
 
 
 def start_nginx(root: Path, work: Path, probe: str) -> Server:
@@ -259,15 +263,7 @@ http {{
   }}
 }}
 """)
-    started = time.monotonic()
-    process = subprocess.Popen(["nginx", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        seconds = wait_until_answering(base + probe, started)
-    except BaseException:
-        Server("nginx", process, base, 0).stop()
-        raise
-    return Server("nginx", process, base, seconds)
+    return launched("nginx", ["nginx", "-c", str(conf)], port, probe)
 
 
 def build_floor(work: Path) -> tuple[Path | None, str]:
@@ -296,16 +292,8 @@ def start_floor(binary: Path, root: Path, probe: str, connections: int) -> Serve
     port = free_port()
     threads = os.cpu_count() or 1
     admitted = connections + max(8, connections // 16)
-    started = time.monotonic()
-    process = subprocess.Popen([str(binary), str(port), str(root), str(FLOOR_POOL_BYTES), str(threads),
-                                str(admitted)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        seconds = wait_until_answering(base + probe, started)
-    except BaseException:
-        Server("libmicrohttpd floor", process, base, 0).stop()
-        raise
-    return Server("libmicrohttpd floor", process, base, seconds)
+    return launched("libmicrohttpd floor", [str(binary), str(port), str(root), str(FLOOR_POOL_BYTES), str(threads),
+                                            str(admitted)], port, probe)
 
 
 def wrk_script(work: Path, name: str, lines: str = "") -> Path:
