@@ -155,6 +155,8 @@ struct BodyFileStoreTests {
             try directory.symlink(
                 "__files/alias.txt", to: directory.url.appendingPathComponent("__files/real/inside.txt"))
             try directory.symlink("__files/alias-folder", to: directory.url.appendingPathComponent("__files/real"))
+            try directory.symlink("__files/here", to: directory.url.appendingPathComponent("__files"))
+            try directory.write("top", to: "__files/top.txt")
             let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
             let fileError = #expect(throws: StubDefinitionError.self) { try store.body(named: "evil.txt") }
             #expect(fileError?.message.contains("outside __files") == true)
@@ -166,6 +168,8 @@ struct BodyFileStoreTests {
                 #expect(try store.body(named: "alias.txt").text == "inside")
                 #expect(try store.body(named: "alias-folder/inside.txt").text == "inside")
                 #expect(try store.body(named: "real/inside.txt").text == "inside")
+                #expect(try store.body(named: "here/top.txt").text == "top")  // through a link to __files itself
+                #expect(try store.body(named: "here/real/inside.txt").text == "inside")
             }
         }
     }
