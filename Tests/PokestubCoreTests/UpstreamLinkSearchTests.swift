@@ -35,6 +35,8 @@ struct UpstreamLinkSearchTests {
         #expect(found("xxhttpyy", bases: ["http"]))
         #expect(!found("xxhttyy", bases: ["http"]))
         #expect(found("ab", bases: ["b"]))
+        #expect(found("0123456789h1", bases: ["h1"]))  // past the last eight-byte window: compared by memcmp
+        #expect(!found("0123456789h2", bases: ["h1"]))
         #expect(found("abc https://pokeapi.co/x", bases: [base, "https://pokeapi.co"]))
     }
 }

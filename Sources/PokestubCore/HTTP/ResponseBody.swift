@@ -30,8 +30,10 @@ public final class ResponseBody: @unchecked Sendable {
     ///
     /// Such a body lives for one answer, or until the journal's response-body budget drops it. Fresh pages
     /// would cost a page fault each as the copy first touches them (133 for a 542 KB body) and an `munmap`
-    /// after; malloc hands back the memory the previous answer freed. With a full journal the heap holds at
-    /// most that budget of them (``RequestJournal/maxResponseBodyBytes``).
+    /// after; malloc hands back the memory an earlier answer freed (in glibc, once the first free of a large
+    /// block has raised its mmap threshold to that size, up to 32 MiB). The cost: the heap keeps what the
+    /// journal held of them, at most its response-body budget (``RequestJournal/maxResponseBodyBytes``,
+    /// 64 MiB by default), for reuse rather than returning it to the system when the journal drops them.
     public init(passingThrough data: Data) {
         storage = .allocate(byteCount: max(data.count, 1), alignment: 1)
         isMapped = false
