@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks pokestub against nginx serving the same bytes on loopback, and prints tables of ratios.
 #   Benchmarks/run.sh                    full run: 3 rounds of wrk -t2 -c64 -d8s per route, pokestub and nginx
-#                                        back to back in alternating order, medians reported (about 8 minutes)
+#                                        back to back in alternating order, with the libmicrohttpd floor
+#                                        beside them, medians reported (about 10 minutes)
 #   Benchmarks/run.sh --rounds 2         the same with 2 rounds
 #   Benchmarks/run.sh --quick            a short end-to-end run, 1 round (what CI does: about 1 minute)
 #   Benchmarks/run.sh --update-readme    a full run that rewrites README.md's tables between

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the release pokestub and prints the path of the binary; extra arguments go to `swift build`
-# (say, --scratch-path DIR). Build output goes to standard error.
+# (say, --scratch-path DIR, relative to the repository's root). Build output goes to standard error.
 #
 # On Linux the Swift runtime and Foundation are linked into the binary (`--static-swift-stdlib`): it then
 # needs only the system's libraries (libmicrohttpd, libcurl, libxml2), not the toolchain's, which is what
@@ -15,4 +15,5 @@ if [[ "$(uname -s)" == Linux ]]; then
     flags+=(--static-swift-stdlib)
 fi
 swift build "${flags[@]}" --product pokestub "$@" >&2
-echo "$(swift build "${flags[@]}" --show-bin-path "$@")/pokestub"
+bin_path="$(swift build "${flags[@]}" --show-bin-path "$@")"
+echo "$bin_path/pokestub"
