@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where a JSON string written in raw bytes ends, found with `memchr`.
+/// Where a JSON string written in raw bytes ends, found with `memchr`: the one rule for skipping a string
+/// that every scan of raw JSON text uses (``JSONText``, ``TextPosition``, and the loader's comment scan).
 ///
 /// The scans that run over every mapping file as it loads (comments, trailing commas) spend most of their
 /// bytes inside strings: URLs and names in PokeAPI's answers. Stepping through a string a byte at a time to

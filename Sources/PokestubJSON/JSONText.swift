@@ -80,21 +80,19 @@ public enum JSONText {
     public static func compacted(_ text: Data) -> Data {
         var output: [UInt8] = []
         output.reserveCapacity(text.count)
-        var inString = false
-        var escaped = false
-        for byte in text {
-            if inString {
-                output.append(byte)
-                if escaped {
-                    escaped = false
-                } else if byte == backslash {
-                    escaped = true
-                } else if byte == quote {
-                    inString = false
+        text.withUnsafeBytes { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == quote {
+                    // A string is kept whole, escapes and all.
+                    let end = JSONStringSkip.end(of: bytes, openingQuote: index)
+                    output.append(contentsOf: bytes[index..<end])
+                    index = end
+                } else {
+                    if !isWhitespace(byte) { output.append(byte) }
+                    index += 1
                 }
-            } else if !isWhitespace(byte) {
-                output.append(byte)
-                if byte == quote { inString = true }
             }
         }
         return Data(output)
@@ -152,7 +150,6 @@ public enum JSONText {
     }
 
     private static let quote = UInt8(ascii: "\"")
-    private static let backslash = UInt8(ascii: "\\")
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -170,16 +167,7 @@ public enum JSONText {
 
     /// The position after the string starting at `start` (its opening quote).
     private static func skipString(_ bytes: [UInt8], _ start: Int) -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            if bytes[index] == backslash {
-                index += 2
-                continue
-            }
-            if bytes[index] == quote { return index + 1 }
-            index += 1
-        }
-        return bytes.count
+        bytes.withUnsafeBytes { JSONStringSkip.end(of: $0, openingQuote: start) }
     }
 
     /// The position after the value starting at `start`.

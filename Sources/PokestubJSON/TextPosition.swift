@@ -182,15 +182,8 @@ public enum TextPosition {
 
         /// Skips a string starting at its opening quote.
         mutating func skipString() {
-            index += 1
-            while index < bytes.count {
-                if bytes[index] == Walker.backslash {
-                    index += 2
-                    continue
-                }
-                index += 1
-                if bytes[index - 1] == Walker.quote { return }
-            }
+            let start = index
+            index = bytes.withUnsafeBytes { JSONStringSkip.end(of: $0, openingQuote: start) }
         }
 
         /// Reads a string starting at its opening quote, decoding escapes.

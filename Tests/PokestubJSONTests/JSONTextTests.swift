@@ -38,6 +38,10 @@ struct JSONTextTests {
                 == "{\n    \"b\": [\n      1.0,\n      1e2\n    ],\n    \"a\": \"x \\\" \\u00e9 , ]\",\n"
                 + "    \"e\": {},\n    \"l\": []\n  }")
         #expect(JSONText.compacted(JSONText.pretty(value)) == JSONText.compacted(value))
+        // A string ending in an escaped backslash closes at the quote after it.
+        #expect(
+            String(decoding: JSONText.compacted(Data(#"{ "p" : "c:\\" , "q" : [ 1 ] }"#.utf8)), as: UTF8.self)
+                == #"{"p":"c:\\","q":[1]}"#)
     }
 
     @Test("lists an object's members in source order, names decoded and values as written; nil for a non-object")
