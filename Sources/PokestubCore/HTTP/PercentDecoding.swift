@@ -9,10 +9,27 @@ enum PercentDecoding {
     /// - Returns: The decoded string. Malformed escapes (`%G1`, a trailing `%`) are kept literally and invalid
     ///   UTF-8 is repaired with U+FFFD, so decoding never fails on what a client sends.
     static func decode(_ text: Substring, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
+        guard needsDecoding(text, plusAsSpace: plusAsSpace) else { return String(text) }
+        return decoded(text, plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
+    }
+
+    /// Decodes a whole string.
+    static func decode(_ text: String, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
+        // Most paths have nothing to decode: the same string back shares its storage (a new one would cost
+        // an allocation for any text over 15 bytes, such as `/api/v2/pokemon/`).
+        guard needsDecoding(text[...], plusAsSpace: plusAsSpace) else { return text }
+        return decoded(text[...], plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
+    }
+
+    /// Whether `text` has anything to decode: a `%`, or a `+` where `+` means a space.
+    private static func needsDecoding(_ text: Substring, plusAsSpace: Bool) -> Bool {
+        text.containsASCII(UInt8(ascii: "%")) || (plusAsSpace && text.containsASCII(UInt8(ascii: "+")))
+    }
+
+    /// `text` with its escapes decoded (and `+`s, where they mean spaces), as the Substring `decode`
+    /// describes.
+    private static func decoded(_ text: Substring, plusAsSpace: Bool, keepingEncodedSlash: Bool) -> String {
         let utf8 = text.utf8
-        guard text.containsASCII(UInt8(ascii: "%")) || (plusAsSpace && text.containsASCII(UInt8(ascii: "+"))) else {
-            return String(text)
-        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = utf8.startIndex
@@ -31,17 +48,6 @@ enum PercentDecoding {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Decodes a whole string.
-    static func decode(_ text: String, plusAsSpace: Bool = false, keepingEncodedSlash: Bool = false) -> String {
-        // Most paths have nothing to decode: the same string back shares its storage (a new one would cost
-        // an allocation for any text over 15 bytes, such as `/api/v2/pokemon/`).
-        let whole = text[...]
-        guard whole.containsASCII(UInt8(ascii: "%")) || (plusAsSpace && whole.containsASCII(UInt8(ascii: "+"))) else {
-            return text
-        }
-        return decode(whole, plusAsSpace: plusAsSpace, keepingEncodedSlash: keepingEncodedSlash)
     }
 
     /// The byte a `%XX` escape starting at `index` stands for, and the index after the escape; `nil` when no

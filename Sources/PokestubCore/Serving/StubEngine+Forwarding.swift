@@ -61,8 +61,9 @@ extension StubEngine {
     ///
     /// ``LinkRewriter/rewriteOnce(_:)`` would copy the body out of its ``ResponseBody`` to search it, and scan
     /// it byte by byte even when no upstream base URL occurs in it. Here the `Location` header goes through
-    /// the rewriter (with an empty body); the body is searched in the upstream's own bytes (``containsAny(of:in:)``),
-    /// rewritten only when a base URL occurs, and then copied into its ``ResponseBody``.
+    /// the rewriter (with an empty body); the body is searched in the upstream's own bytes
+    /// (``containsAny(of:in:)``), rewritten only when a base URL occurs, and then copied into its
+    /// ``ResponseBody``.
     ///
     /// - Parameters:
     ///   - upstream: The upstream's answer.

@@ -59,8 +59,8 @@ public final class BodyFileStore: Sendable {
     /// The path of `name` with symbolic links resolved, checked to lie inside `__files`, and its `stat`.
     ///
     /// Its folder is resolved once per store (`realpath` reads each component of a path as a link: 5,500
-    /// `readlink` calls for the 848 shipped body files, a tenth of the system CPU time of loading them); the file itself is looked at
-    /// with `lstat`, and only a link is resolved in full.
+    /// `readlink` calls for the 848 shipped body files, a tenth of the system CPU time of loading them); the
+    /// file itself is looked at with `lstat`, and only a link is resolved in full.
     private func resolve(
         _ name: String, root: String, resolvedRoot: String
     ) throws(StubDefinitionError) -> (String, stat) {
