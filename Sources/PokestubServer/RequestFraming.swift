@@ -138,21 +138,3 @@ extension Substring {
         return Substring(bytes[first...last])
     }
 }
-
-extension String {
-    /// ASCII case-insensitive equality, for field names; allocates nothing, as it runs for every field of
-    /// every request. Compares the contiguous UTF-8 bytes of native strings (zipping two `UTF8View`s cost
-    /// five times the instructions).
-    fileprivate func caseInsensitiveEquals(_ other: String) -> Bool {
-        func lower(_ byte: UInt8) -> UInt8 {
-            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-        }
-        guard utf8.count == other.utf8.count else { return false }
-        let equal = utf8.withContiguousStorageIfAvailable { lhs in
-            other.utf8.withContiguousStorageIfAvailable { rhs in
-                zip(lhs, rhs).allSatisfy { lower($0) == lower($1) }
-            }
-        }
-        return (equal ?? nil) ?? zip(utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
-    }
-}
