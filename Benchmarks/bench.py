@@ -7,7 +7,9 @@ What it measures, each pokestub figure beside nginx's from the same run:
 - latency under many connections: the list route at 1,000 connections;
 - a slow path cannot hide behind the mean: readers of the list route with and without one client that streams
   a 4 MiB upload slowly in 64 KiB pieces;
-- 10 / 1,000 / 10,000 generated stubs; the record path against a direct libcurl fetch;
+- 10 / 1,000 / 10,000 generated stubs; the record path against a direct libcurl fetch, with the relay floors
+  (Benchmarks/relay-floor.c): the least a relay on libcurl and libmicrohttpd takes for the same GETs, buffered
+  as pokestub is (on the server's thread, or handed over to an upstream thread) and streamed;
 - beside each route, the libmicrohttpd floor (Benchmarks/floor.c): the same library with pokestub's settings
   and a handler that only queues a prepared answer, so the table shows how much of the gap to nginx is the
   library's and how much is pokestub's.
@@ -536,8 +538,8 @@ def main() -> int:
                         help="run one part only: `record` times the record path (and proxy mode) against nginx")
     parser.add_argument("--record-requests", type=int,
                         help="sequential GETs per record-path timing (default 300, quick 50)")
-    parser.add_argument("--record-rounds", type=int, default=2,
-                        help="record-path timings: the best of this many rounds (default 2)")
+    parser.add_argument("--record-rounds", type=int, default=5,
+                        help="record-path timings: the best of this many rounds (default 5)")
     parser.add_argument("--compare", metavar="BINARY",
                         help="with --only record: also time this pokestub binary (say, a build of main) in the same run")
     args = parser.parse_args()
@@ -611,12 +613,14 @@ def main() -> int:
                                                             record_requests, args.record_rounds, direct)
             results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.record_rounds,
                                                 direct)
+            results["relay_floors"] = relay_floors(work, nginx.base, record_requests, args.record_rounds)
             direct = min(direct, direct_timing(nginx.base, record_requests, args.record_rounds))
             for name, binary in (("record_compare", args.compare), ("record", args.binary)):
                 if results.get(name):
                     results[name]["direct_ms"] = direct
                     print(f"\n{binary}:")
                     print("\n".join(record_lines(results[name])))
+            print("\n".join(relay_floor_lines(results["relay_floors"], direct)))
             return finish(args, results, None)
 
         quiet = start_pokestub(args.binary, stubs, BIG_PATH, ["--journal-max-entries", "0", *limit_flags],
@@ -704,6 +708,7 @@ def main() -> int:
             servers.remove(server)
 
         results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.record_rounds)
+        results["relay_floors"] = relay_floors(work, nginx.base, record_requests, args.record_rounds)
     finally:
         for server in servers:
             server.stop()
@@ -810,6 +815,8 @@ def report_lines(results: dict) -> list[str]:
                      f"{ratio(row['rps'], baseline)} | {percent(row['other_cpu_percent'])} |")
     lines += ["", f"(one run each; target for 10,000 stubs: {TARGETS['scale']})", ""]
     lines += record_lines(results["record"])
+    if results["record"]:
+        lines += relay_floor_lines(results["relay_floors"], results["record"]["direct_ms"])
     return lines
 
 
@@ -826,6 +833,20 @@ def record_lines(record: dict | None) -> list[str]:
         f"- through `pokestub --mode proxy`: {record['proxy_ms']:.0f} ms "
         f"({ratio(record['proxy_ms'], record['direct_ms'])})",
     ]
+
+
+def relay_floor_lines(floors: dict, direct_ms: float) -> list[str]:
+    if not floors.get("timings"):
+        return ["", f"relay floors: skipped ({floors.get('build')})"]
+    labels = {"buffered": "buffered, on the server's thread",
+              "handed-over": "buffered, handed over to an upstream thread (as pokestub)",
+              "streamed": "streamed (as nginx's proxy_pass)"}
+    lines = ["", "relay floors (Benchmarks/relay-floor.c: libcurl and libmicrohttpd, no journal, no matching), "
+                 "the same GETs:", ""]
+    for mode, milliseconds in floors["timings"].items():
+        shown = f"{milliseconds:.0f} ms ({ratio(milliseconds, direct_ms)})" if milliseconds else "did not start"
+        lines.append(f"- {labels[mode]}: {shown}")
+    return lines
 
 
 def check_markers(path: Path) -> None:
@@ -894,14 +915,6 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: 
     with curl reusing one connection; the best of `rounds` timings of each. `direct` is a direct timing
     already made (so two binaries compare against the same one)."""
 
-    def timed(base: str) -> float:
-        arguments = ["curl", "-s"]
-        for _ in range(count):
-            arguments += ["-o", "/dev/null", base + BIG_PATH]
-        started = time.monotonic()
-        subprocess.run(arguments, check=True, timeout=300, stdout=subprocess.DEVNULL)
-        return (time.monotonic() - started) * 1000
-
     def through(mode: str) -> float | None:
         root = work / f"{mode}-stubs"
         shutil.rmtree(root, ignore_errors=True)
@@ -916,8 +929,8 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: 
                 wait_until_answering(server.base + "/__admin/health", time.monotonic(), 10)
             except RuntimeError:
                 return None
-            timed(server.base)  # warm up: first recording, connection to the upstream
-            return min(timed(server.base) for _ in range(rounds))
+            sequential_gets(server.base, count)  # warm up: first recording, connection to the upstream
+            return min(sequential_gets(server.base, count) for _ in range(rounds))
         finally:
             server.stop()
 
@@ -930,17 +943,72 @@ def record_overhead(binary: str, upstream: str, work: Path, count: int, rounds: 
     return {"requests": count, "rounds": rounds, "direct_ms": direct, "through_ms": recorded, "proxy_ms": proxied}
 
 
+RELAY_MODES = ["buffered", "handed-over", "streamed"]
+
+
+def relay_floors(work: Path, upstream: str, count: int, rounds: int) -> dict:
+    """Builds Benchmarks/relay-floor.c and times `count` sequential GETs through each of its modes (the best of
+    `rounds`, after a warm-up), as record_overhead times pokestub: the least a relay on the same libraries takes,
+    buffered as pokestub is, and streamed."""
+    binary = work / "relay-floor"
+    flags = ["-lmicrohttpd", "-lcurl"]
+    if shutil.which("pkg-config"):
+        found = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd", "libcurl"],
+                               capture_output=True, text=True)
+        if found.returncode == 0 and found.stdout.strip():
+            flags = found.stdout.split()
+    compiler = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+    if compiler is None:
+        return {"build": "no C compiler", "timings": None}
+    built = subprocess.run([compiler, "-O2", "-o", str(binary), str(REPO / "Benchmarks" / "relay-floor.c"),
+                            *flags, "-lpthread"], capture_output=True, text=True)
+    if built.returncode != 0:
+        return {"build": f"relay-floor.c did not build: {built.stderr.strip()[-300:]}", "timings": None}
+    timings: dict[str, float | None] = {}
+    for mode in RELAY_MODES:
+        port = free_port()
+        try:
+            server = launched(f"relay floor ({mode})",
+                              [str(binary), str(port), upstream, mode, str(FLOOR_POOL_BYTES),
+                               str(os.cpu_count() or 1)], port, BIG_PATH)
+        except RuntimeError:
+            timings[mode] = None
+            continue
+        try:
+            sequential_gets(server.base, count)  # warm up: the connection to the upstream
+            timings[mode] = min(sequential_gets(server.base, count) for _ in range(rounds))
+        finally:
+            server.stop()
+    return {"build": f"{Path(compiler).name} -O2 relay-floor.c {' '.join(flags)} -lpthread", "timings": timings}
+
+
+def sequential_gets(base: str, count: int) -> float:
+    """Milliseconds for `count` GETs of BIG_PATH from `base` by one curl process reusing one connection.
+
+    The wait for curl blocks in waitpid: `subprocess.run(timeout=...)` polls for the child's exit with sleeps
+    that grow to 50 ms, which rounded every timing up to 63.5 ms plus a multiple of 50 (115, 165, 215 ms...).
+    Each transfer is bounded by curl's --max-time and the whole run by a timer that kills curl."""
+    arguments = ["curl", "-s", "--max-time", "30"]
+    for _ in range(count):
+        arguments += ["-o", "/dev/null", base + BIG_PATH]
+    started = time.monotonic()
+    process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    watchdog = threading.Timer(300, process.kill)
+    watchdog.start()
+    try:
+        code = process.wait()
+    finally:
+        watchdog.cancel()
+    elapsed = (time.monotonic() - started) * 1000
+    if code != 0:
+        raise subprocess.CalledProcessError(code, arguments[:4] + ["..."])
+    return elapsed
+
+
 def direct_timing(upstream: str, count: int, rounds: int) -> float:
     """The best of `rounds` timings of `count` sequential GETs straight to the upstream, after a warm-up."""
-    arguments = ["curl", "-s"]
-    for _ in range(count):
-        arguments += ["-o", "/dev/null", upstream + BIG_PATH]
-    timings = []
-    for _ in range(rounds + 1):
-        started = time.monotonic()
-        subprocess.run(arguments, check=True, timeout=300, stdout=subprocess.DEVNULL)
-        timings.append((time.monotonic() - started) * 1000)
-    return min(timings[1:])
+    sequential_gets(upstream, count)
+    return min(sequential_gets(upstream, count) for _ in range(rounds))
 
 
 def machine() -> str:
