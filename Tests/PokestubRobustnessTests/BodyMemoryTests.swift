@@ -39,4 +39,29 @@ struct BodyMemoryTests {
         #expect(body.count == count)
         #expect(body.data == data)
     }
+
+    @Test(
+        "an answer passing through shares a large Data's bytes and copies a small one's",
+        arguments: [0, 1, 4_095, 4_096, 542_303])
+    func passingThroughSharesLargeBodies(count: Int) {
+        let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 * 13) })
+        let body = ResponseBody(passingThrough: data)
+        let dataAddress = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        let shared = count >= 4_096
+        #expect((UInt(bitPattern: body.baseAddress) == dataAddress) == shared)
+        #expect(body.count == count)
+        #expect(body.data == data)
+    }
+
+    @Test("a shared body keeps its bytes when the Data it came from is changed or let go")
+    func sharedBodiesOutliveTheirData() {
+        var data: Data? = Data(repeating: 42, count: 64 << 10)
+        let body = ResponseBody(passingThrough: data!)
+        data![0] = 0  // copy-on-write: the change goes to a copy of the bytes
+        data!.append(contentsOf: [1, 2, 3])
+        data = nil
+        let bytes = UnsafeRawBufferPointer(start: body.baseAddress, count: body.count)
+        #expect(bytes.count == 64 << 10)
+        #expect(bytes.allSatisfy { $0 == 42 })
+    }
 }

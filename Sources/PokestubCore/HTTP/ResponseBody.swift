@@ -9,8 +9,17 @@ import PokestubLocking
 /// compiler from seeing that.
 public final class ResponseBody: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
-    /// Whether `storage` is pages of its own (``pageThreshold``) rather than from malloc.
-    private let isMapped: Bool
+    /// Who owns `storage`, so `deinit` gives it back the right way.
+    private let owner: Owner
+
+    private enum Owner {
+        /// Pages of its own (``pageThreshold``), unmapped at the end.
+        case mapped
+        /// From malloc, freed at the end.
+        case allocated
+        /// The storage of this `Data`, which lives as long as the body does.
+        case shared(Data)
+    }
 
     /// The number of bytes.
     public var count: Int { count_ }
@@ -20,26 +29,38 @@ public final class ResponseBody: @unchecked Sendable {
 
     /// Copies `data` into a fixed buffer.
     public init(_ data: Data) {
-        (storage, isMapped) = ResponseBody.allocate(max(data.count, 1))
+        let mapped: Bool
+        (storage, mapped) = ResponseBody.allocate(max(data.count, 1))
+        owner = mapped ? .mapped : .allocated
         data.copyBytes(to: storage)
         count_ = data.count
     }
 
-    /// Copies `data`, an answer passing through once (an upstream's answer to a forwarded request), into a
-    /// buffer from malloc whatever its size.
+    /// The bytes of `data`, an answer passing through once (an upstream's answer to a forwarded request),
+    /// without a copy when it is large.
     ///
-    /// Such a body lives for one answer, or until the journal's response-body budget drops it. Fresh pages
-    /// would cost a page fault each as the copy first touches them (133 for a 542 KB body) and an `munmap`
-    /// after; malloc hands back the memory an earlier answer freed (in glibc, once the first free of a large
-    /// block has raised its mmap threshold to that size, up to 32 MiB). The cost: the heap keeps what the
-    /// journal held of them, at most its response-body budget (``RequestJournal/maxResponseBodyBytes``,
-    /// 64 MiB by default), for reuse rather than returning it to the system when the journal drops them.
+    /// Such a body lives for one answer, or until the journal's response-body budget drops it. A body of
+    /// ``sharingThreshold`` bytes or more keeps `data` itself and serves its bytes where they are: `Data`
+    /// keeps that many bytes in a reference-counted heap buffer (only up to 14 bytes live inline), this body
+    /// holds a reference and never mutates it, so the buffer neither moves nor goes away while the body
+    /// lives; any other holder that mutates its copy gets a copy of its own (copy-on-write). Copying a 542 KB
+    /// upstream answer into a buffer of its own took 20% of the daemon's CPU for a proxied request, most of
+    /// it page faults on the fresh memory. A smaller body is copied into a buffer from malloc.
     public init(passingThrough data: Data) {
-        storage = .allocate(byteCount: max(data.count, 1), alignment: 1)
-        isMapped = false
-        data.copyBytes(to: storage)
         count_ = data.count
+        if data.count >= ResponseBody.sharingThreshold {
+            storage = data.withUnsafeBytes { UnsafeMutableRawBufferPointer(mutating: $0) }
+            owner = .shared(data)
+        } else {
+            storage = .allocate(byteCount: max(data.count, 1), alignment: 1)
+            owner = .allocated
+            data.copyBytes(to: storage)
+        }
     }
+
+    /// Bodies passing through with this many bytes or more share the bytes of their `Data`
+    /// (``init(passingThrough:)``).
+    static let sharingThreshold = 4096
 
     /// Bodies of this many bytes or more get pages of their own.
     static let pageThreshold = 64 << 10
@@ -120,8 +141,11 @@ public final class ResponseBody: @unchecked Sendable {
         heldCharge.withLock { $0 = charge }
     }
 
-    /// The bytes as `Data` (a copy).
-    public var data: Data { Data(bytes: storage.baseAddress!, count: count_) }
+    /// The bytes as `Data`: a copy, or for a body sharing a `Data`'s bytes, that `Data`.
+    public var data: Data {
+        if case .shared(let data) = owner { return data }
+        return Data(bytes: storage.baseAddress!, count: count_)
+    }
 
     /// The body as UTF-8 text (lossy), for logs and tests.
     public var text: String { String(decoding: data, as: UTF8.self) }
@@ -130,10 +154,10 @@ public final class ResponseBody: @unchecked Sendable {
     public var baseAddress: UnsafeRawPointer { UnsafeRawPointer(storage.baseAddress!) }
 
     deinit {
-        if isMapped {
-            munmap(storage.baseAddress, storage.count)
-        } else {
-            storage.deallocate()
+        switch owner {
+        case .mapped: munmap(storage.baseAddress, storage.count)
+        case .allocated: storage.deallocate()
+        case .shared: break  // the Data goes with this body
         }
     }
 }
