@@ -39,4 +39,14 @@ struct UpstreamLinkSearchTests {
         #expect(!found("0123456789h2", bases: ["h1"]))
         #expect(found("abc https://pokeapi.co/x", bases: [base, "https://pokeapi.co"]))
     }
+
+    @Test("bases that start with different bytes are each found, in one body or alone")
+    func differentFirstBytes() {
+        let bases = ["https://pokeapi.co", "ftp://files.example", "H"]
+        #expect(found("see ftp://files.example/x", bases: bases))
+        #expect(found(#"{"a": "https:\/\/pokeapi.co\/api"}"#, bases: bases))
+        #expect(found("lowercase h, then H", bases: bases))
+        #expect(found("no base here, then ftp://files.example.org", bases: ["ftp://files.exampl", "Z"]))
+        #expect(!found("http://pokeapi.co ftp://files.exampl", bases: bases))
+    }
 }

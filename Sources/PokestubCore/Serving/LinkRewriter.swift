@@ -90,7 +90,7 @@ public final class LinkRewriter: Sendable {
     public func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
         var result = response
         rewriteLocation(&result, to: info.baseURL, bases: upstreamBases)
-        if !LinkRewriter.isBinary(response.headers["Content-Type"]),
+        if response.body.count > 0, !LinkRewriter.isBinary(response.headers["Content-Type"]),
             let data = LinkRewriter.rewrite(response.body.data, bases: upstreamBases, to: info.baseURL)
         {
             result.body = ResponseBody(data)
