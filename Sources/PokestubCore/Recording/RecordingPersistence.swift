@@ -18,8 +18,10 @@ final class RecordingPersistence: Sendable {
     private struct LastRecording: Sendable {
         var exchange: ExchangeSignature
         var id: UUID
-        /// The stub's definition when it was made; the stub serving now must still be that one.
-        var definition: JSONValue
+        /// The bytes of the stub's definition when it was made; the stub serving now must still have them.
+        /// (Compared as bytes: parsing the definition of a recording with a 542 KB body for each answer took
+        /// 8% of a recorded answer's CPU time.)
+        var definitionSource: StubDefinitionSource
         var fingerprint: UInt64
         /// The mapping file and the body file as they were right after the write: a file written or replaced
         /// since then (by a snapshot, an editor, `git checkout`) has another identity.
@@ -91,7 +93,8 @@ final class RecordingPersistence: Sendable {
             state.lifetime.note(recorded)
             if let exchange, let files = written.files {
                 state.lastRecordings[path] = LastRecording(
-                    exchange: exchange, id: stub.id, definition: stub.definition, fingerprint: latest, files: files)
+                    exchange: exchange, id: stub.id, definitionSource: stub.definitionSource, fingerprint: latest,
+                    files: files)
             } else {
                 state.lastRecordings[path] = nil
             }
@@ -124,7 +127,7 @@ final class RecordingPersistence: Sendable {
     private func unchangedRecording(at path: String, _ exchange: ExchangeSignature) -> RecordedStub? {
         guard let last = state.withLock({ $0.lastRecordings[path] }), last.exchange == exchange,
             last.files.allSatisfy({ FileIdentity(path: $0.path) == $0.identity }),
-            let stub = store.index.stub(id: last.id), stub.definition == last.definition
+            let stub = store.index.stub(id: last.id), stub.definitionSource == last.definitionSource
         else { return nil }
         // The files are what this recording wrote or found, so what is on disk is its fingerprint.
         let recorded = RecordedStub(
