@@ -84,6 +84,17 @@ struct CurlUpstreamClientTests {
         #expect(cookies.headers.values(for: "Set-Cookie").count == 3)
     }
 
+    @Test("field values lose the spaces and tabs around them (RFC 9110 §5.6.3), not those inside")
+    func optionalWhitespace() async throws {
+        let upstream = try await ScriptedUpstream.start()
+        defer { upstream.stop() }
+        let client = CurlUpstreamClient()
+        defer { client.shutdown() }
+        let padded = try await send(client, UpstreamRequest(method: "GET", url: upstream.baseURL + "/padded")).get()
+        #expect(padded.headers["X-Padded"] == "spaced  value")
+        #expect(padded.headers["X-Blank"] == "")
+    }
+
     @Test("refused connections, timeouts and cut-off bodies are errors of the right kind")
     func failures() async throws {
         let upstream = try await ScriptedUpstream.start()

@@ -171,6 +171,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 ("Set-Cookie", "session=abc123; Path=/; HttpOnly"),
                 ("Set-Cookie", "theme=dark; Path=/"),
                 ("Set-Cookie", "tracking=xyz; Max-Age=60")])
+        if path == "/padded":
+            return self.send_body(200, b"{}", headers=[("X-Padded", "\t spaced  value \t"), ("X-Blank", " \t ")])
         if path == "/slow":
             time.sleep(int(query.get("ms", ["3000"])[0]) / 1000)
             return self.send_body(200, b"{\"slow\": true}")
