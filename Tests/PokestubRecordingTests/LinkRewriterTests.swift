@@ -27,6 +27,26 @@ struct LinkRewriterTests {
                 == .string("http://127.0.0.1:8080/api/v2/pokemon/?offset=20&limit=20"))
     }
 
+    @Test("links at the start and the very end, every boundary byte, and bodies that grow past an eighth")
+    func rewritesAtTheEdges() {
+        let bases = ["http://a", "https://pokeapi.co"]
+        let target = "http://127.0.0.1:8080/a/long/prefix"
+        func rewritten(_ text: String) -> String? {
+            LinkRewriter.rewrite(Data(text.utf8), bases: bases, to: target).map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(rewritten("https://pokeapi.co") == target)
+        #expect(rewritten("x https://pokeapi.co") == "x " + target)
+        #expect(rewritten("https://pokeapi.co/x") == target + "/x")
+        for boundary in ["/", "\"", "?", "#", "'", "\\", " ", "<", ">", ")", ",", "\n", "\r", "\t", "]", "}"] {
+            #expect(rewritten("(https://pokeapi.co" + boundary) == "(" + target + boundary, "boundary \(boundary)")
+        }
+        #expect(rewritten("https://pokeapi.co.evil https://pokeapi.cox http://ab hhh") == nil)
+        // 2,000 eight-byte links each become 35 bytes: the output outgrows the eighth reserved beyond the input.
+        let many = String(repeating: "http://a/", count: 2_000)
+        #expect(rewritten(many) == String(repeating: target + "/", count: 2_000))
+        #expect(rewritten("") == nil)
+    }
+
     @Test("a body without links is served as the same object, and a rewritten one is prepared once")
     func cached() {
         let rewriter = rewriter()

@@ -125,46 +125,98 @@ public final class LinkRewriter: Sendable {
             }
         }
         guard !patterns.isEmpty else { return nil }
-        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Data? in
-            var output: [UInt8] = []
-            var copiedUpTo = 0
-            var index = 0
-            let count = bytes.count
-            while index < count {
-                var matched: (length: Int, replacement: [UInt8])?
-                if bytes[index] == UInt8(ascii: "h") {
-                    for pattern in patterns where index + pattern.needle.count <= count {
-                        var equal = true
-                        for (offset, byte) in pattern.needle.enumerated() where bytes[index + offset] != byte {
-                            equal = false
-                            break
-                        }
-                        guard equal else { continue }
-                        let end = index + pattern.needle.count
-                        if end == count || boundaryBytes.contains(bytes[end]) {
-                            matched = (pattern.needle.count, pattern.replacement)
-                            break
-                        }
-                    }
-                }
-                if let matched {
-                    if output.isEmpty { output.reserveCapacity(count + count / 8) }
-                    output.append(contentsOf: bytes[copiedUpTo..<index])
-                    output.append(contentsOf: matched.replacement)
-                    index += matched.length
-                    copiedUpTo = index
-                } else {
-                    index += 1
+        // The patterns' bytes in one array and their places in another, so the loop below reads them through
+        // raw pointers, with no reference counting per candidate.
+        let arena = patterns.flatMap { $0.needle + $0.replacement }
+        var spans: [(needle: Int, needleLength: Int, replacement: Int, replacementLength: Int)] = []
+        var offset = 0
+        for pattern in patterns {
+            spans.append((offset, pattern.needle.count, offset + pattern.needle.count, pattern.replacement.count))
+            offset += pattern.needle.count + pattern.replacement.count
+        }
+        return data.withUnsafeBytes { bytes in
+            arena.withUnsafeBufferPointer { arena in
+                spans.withUnsafeBufferPointer { spans in
+                    replaced(in: bytes, arena: arena.baseAddress!, spans: spans)
                 }
             }
-            guard copiedUpTo > 0 else { return nil }
-            output.append(contentsOf: bytes[copiedUpTo..<count])
-            return Data(output)
         }
     }
 
-    /// Bytes that may follow a base URL for it to be a link to that host (not `https://pokeapi.co.evil`).
-    private static let boundaryBytes: Set<UInt8> = Set("/\"?#'\\ <>),\n\r\t]}".utf8)
+    /// The loop of ``rewrite(_:bases:to:)``: `memchr` finds each `h` (every pattern is an http or https URL),
+    /// `memcmp` compares the patterns there, and the bytes between matches go into one malloc'd buffer with
+    /// `memcpy`, which becomes the `Data` without a copy. (Stepping byte by byte in Swift, appending to an
+    /// array and then to `Data` took 0.3 ms for a 542 KB PokeAPI answer with its 2,340 `https://pokeapi.co`
+    /// links, more than the rest of proxying it.)
+    private static func replaced(
+        in bytes: UnsafeRawBufferPointer, arena: UnsafePointer<UInt8>,
+        spans: UnsafeBufferPointer<(needle: Int, needleLength: Int, replacement: Int, replacementLength: Int)>
+    ) -> Data? {
+        guard let start = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var output: UnsafeMutableRawPointer?
+        var capacity = 0
+        var written = 0
+        var copiedUpTo = 0
+        var index = 0
+        while index < count {
+            guard let found = memchr(start + index, Int32(UInt8(ascii: "h")), count - index) else { break }
+            index = start.distance(to: UnsafeRawPointer(found))
+            var matched: (length: Int, replacement: Int, replacementLength: Int)?
+            for span in spans where index + span.needleLength <= count {
+                guard memcmp(start + index, arena + span.needle, span.needleLength) == 0 else { continue }
+                let end = index + span.needleLength
+                if end == count || isBoundary(bytes[end]) {
+                    matched = (span.needleLength, span.replacement, span.replacementLength)
+                    break
+                }
+            }
+            guard let matched else {
+                index += 1
+                continue
+            }
+            let needed = written + (index - copiedUpTo) + matched.replacementLength
+            if needed > capacity {
+                capacity = max(needed, capacity == 0 ? count + count / 8 : capacity * 2)
+                guard let grown = realloc(output, capacity) else {
+                    free(output)
+                    return nil
+                }
+                output = grown
+            }
+            memcpy(output! + written, start + copiedUpTo, index - copiedUpTo)
+            written += index - copiedUpTo
+            memcpy(output! + written, arena + matched.replacement, matched.replacementLength)
+            written += matched.replacementLength
+            index += matched.length
+            copiedUpTo = index
+        }
+        guard var output else { return nil }
+        let rest = count - copiedUpTo
+        if written + rest > capacity {
+            guard let grown = realloc(output, written + rest) else {
+                free(output)
+                return nil
+            }
+            output = grown
+        }
+        memcpy(output + written, start + copiedUpTo, rest)
+        return Data(bytesNoCopy: output, count: written + rest, deallocator: .free)
+    }
+
+    /// Whether a byte may follow a base URL for it to be a link to that host (not `https://pokeapi.co.evil`):
+    /// one of `/"?#'\ <>),]}`, a space, CR, LF or tab.
+    private static func isBoundary(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "'"),
+            UInt8(ascii: "\\"), UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ")"),
+            UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: "]"),
+            UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Whether a content type is binary, so its body is never searched.
     static func isBinary(_ contentType: String?) -> Bool {
