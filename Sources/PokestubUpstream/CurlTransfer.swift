@@ -85,5 +85,21 @@ final class CurlTransfer {
     func reserve(_ length: Int) {
         let capacity = min(length, maxBodyBytes, CurlTransfer.maxReservedBytes)
         if capacity > 0 { body.reserveCapacity(capacity) }
+        reservedBytes = capacity
+    }
+
+    /// The bytes reserved for the body from `Content-Length` (0: none).
+    private var reservedBytes = 0
+
+    /// The body as it should be kept: the received `Data` itself when it filled exactly what was reserved
+    /// for it, otherwise a copy of its bytes in a buffer of its size.
+    ///
+    /// A proxied or recorded answer shares these bytes for as long as the journal keeps it
+    /// (``ResponseBody/init(passingThrough:)``), and the journal's memory budget counts its size. A body that
+    /// grew as it arrived (no `Content-Length`, or decoded from gzip) can hold up to twice its size, so it is
+    /// copied; one that arrived into exactly the room reserved for it is kept as it is.
+    func keptBody() -> Data {
+        guard body.count >= 4096, body.count != reservedBytes else { return body }
+        return body.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) }
     }
 }

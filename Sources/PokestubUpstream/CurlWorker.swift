@@ -105,7 +105,8 @@ final class CurlWorker {
         guard code == CURLE_OK else { return .failure(error(code, url: request.url, transfer: transfer)) }
         var status = 0
         _ = pokestub_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return .success(UpstreamResponse(status: status, headers: HTTPHeaders(transfer.fields), body: transfer.body))
+        return .success(
+            UpstreamResponse(status: status, headers: HTTPHeaders(transfer.fields), body: transfer.keptBody()))
     }
 
     private func setMethodAndBody(
