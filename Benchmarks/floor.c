@@ -4,8 +4,7 @@
  * It answers the benchmark's routes with the same bytes as pokestub and nginx, from memory, with one
  * response object per route made at start and queued again for every request; a POST's body is read and
  * dropped, as nginx's `return 200` does. It starts the daemon as pokestub's HTTPServer.startDaemon does
- * (internal polling thread, the best poll syscall, suspend/resume allowed, a thread pool, the connection
- * limit and reserve, the per-connection memory pool, strict HTTP/1.1 parsing, a 1,024 backlog), so what is
+ * (pokestub-daemon.h), so what is
  * left between it and nginx is libmicrohttpd's own cost, and what is left between pokestub and it is
  * pokestub's. No Swift, no matching, no journal.
  *
@@ -13,14 +12,13 @@
  *   ROOT holds list.json, templated.json, pokemon-1.json and miss.txt (bench.py's nginx root).
  * Built by bench.py with `cc -O2 floor.c -lmicrohttpd`; a benchmark reference, not part of pokestub.
  */
-#include <arpa/inet.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "pokestub-daemon.h"
 
 struct route {
     const char *method;
@@ -95,19 +93,9 @@ main(int argc, char **argv)
         routes[index].response = response_for(argv[2], &routes[index]);
         MHD_add_response_header(routes[index].response, "Content-Type", routes[index].type);
     }
-    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((uint16_t) atoi(argv[1])) };
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME, (uint16_t) atoi(argv[1]),
-        NULL, NULL, answer, NULL,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) atoi(argv[4]),
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned int) atoi(argv[5]),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 60,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) atol(argv[3]),
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int) 1024,
-        MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
-        MHD_OPTION_END);
+    struct MHD_Daemon *daemon = start_like_pokestub(
+        (uint16_t) atoi(argv[1]), answer, (size_t) atol(argv[3]), (unsigned int) atoi(argv[4]),
+        (unsigned int) atoi(argv[5]));
     if (daemon == NULL) { fprintf(stderr, "cannot serve on port %s\n", argv[1]); return 1; }
     signal(SIGTERM, stop);
     signal(SIGINT, stop);

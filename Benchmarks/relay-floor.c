@@ -31,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pokestub-daemon.h"
+
 static const char *upstream;
 
 /* ---- buffered ---- */
@@ -359,16 +361,8 @@ main(int argc, char **argv)
             pthread_t thread;
             pthread_create(&thread, NULL, upstream_thread, NULL);
         }
-        daemon = MHD_start_daemon(
-            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME, (uint16_t) atoi(argv[1]),
-            NULL, NULL, handed_over ? answer_handed_over : answer_buffered, NULL,
-            MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
-            MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) atoi(argv[5]),
-            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 60,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) atol(argv[4]),
-            MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int) 1024,
-            MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
-            MHD_OPTION_END);
+        daemon = start_like_pokestub((uint16_t) atoi(argv[1]), handed_over ? answer_handed_over : answer_buffered,
+                                     (size_t) atol(argv[4]), (unsigned int) atoi(argv[5]), 1024);
     }
     if (daemon == NULL) { fprintf(stderr, "cannot serve on port %s\n", argv[1]); return 1; }
     signal(SIGTERM, stop);
