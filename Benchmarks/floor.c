@@ -79,9 +79,6 @@ answer(void *cls, struct MHD_Connection *connection, const char *url, const char
     return MHD_queue_response(connection, 404, routes[3].response);
 }
 
-static void
-stop(int signum) { (void) signum; }
-
 int
 main(int argc, char **argv)
 {
@@ -96,10 +93,5 @@ main(int argc, char **argv)
     struct MHD_Daemon *daemon = start_like_pokestub(
         (uint16_t) atoi(argv[1]), answer, (size_t) atol(argv[3]), (unsigned int) atoi(argv[4]),
         (unsigned int) atoi(argv[5]));
-    if (daemon == NULL) { fprintf(stderr, "cannot serve on port %s\n", argv[1]); return 1; }
-    signal(SIGTERM, stop);
-    signal(SIGINT, stop);
-    pause();
-    MHD_stop_daemon(daemon);
-    return 0;
+    return serve_until_stopped(daemon, argv[1]);
 }

@@ -10,6 +10,9 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
 
 static struct MHD_Daemon *
 start_like_pokestub(uint16_t port, MHD_AccessHandlerCallback handler, size_t pool_bytes, unsigned int threads,
@@ -27,6 +30,24 @@ start_like_pokestub(uint16_t port, MHD_AccessHandlerCallback handler, size_t poo
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int) 1024,
         MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
         MHD_OPTION_END);
+}
+
+static void
+pokestub_daemon_stop(int signum) { (void) signum; }
+
+/* Serves until SIGTERM or SIGINT, then stops the daemon; 1 when there is none (it could not start). */
+static int
+serve_until_stopped(struct MHD_Daemon *daemon, const char *port)
+{
+    if (daemon == NULL) {
+        fprintf(stderr, "cannot serve on port %s\n", port);
+        return 1;
+    }
+    signal(SIGTERM, pokestub_daemon_stop);
+    signal(SIGINT, pokestub_daemon_stop);
+    pause();
+    MHD_stop_daemon(daemon);
+    return 0;
 }
 
 #endif

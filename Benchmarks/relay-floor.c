@@ -328,9 +328,6 @@ answer_streamed(void *cls, struct MHD_Connection *connection, const char *url, c
     return result;
 }
 
-static void
-stop(int signum) { (void) signum; }
-
 int
 main(int argc, char **argv)
 {
@@ -364,10 +361,5 @@ main(int argc, char **argv)
         daemon = start_like_pokestub((uint16_t) atoi(argv[1]), handed_over ? answer_handed_over : answer_buffered,
                                      (size_t) atol(argv[4]), (unsigned int) atoi(argv[5]), 1024);
     }
-    if (daemon == NULL) { fprintf(stderr, "cannot serve on port %s\n", argv[1]); return 1; }
-    signal(SIGTERM, stop);
-    signal(SIGINT, stop);
-    pause();
-    MHD_stop_daemon(daemon);
-    return 0;
+    return serve_until_stopped(daemon, argv[1]);
 }
