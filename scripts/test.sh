@@ -38,7 +38,7 @@ POKESTUB=.build/debug/pokestub Tests/pokebase/run.sh
 echo "== benchmark script end to end (short setting; its figures are not checked here)"
 bench_log=$(mktemp)
 Benchmarks/run.sh --quick --duration 1 > "$bench_log"
-grep -E "^\| (list|pokemon|miss|POST)" "$bench_log" || true
+grep -E "^\| (list|pokemon|miss|POST)|^- (direct|through|buffered|streamed)" "$bench_log" || true
 rm -f "$bench_log"
 
 echo "== tests (one at a time: see below)"
