@@ -123,18 +123,3 @@ enum RequestFraming {
         "\"" + String(name.unicodeScalars.flatMap { $0.escaped(asASCII: true) }) + "\""
     }
 }
-
-extension Substring {
-    /// Without leading and trailing spaces and horizontal tabs (RFC 9110 §5.6.3 `OWS`). Cut on the UTF-8
-    /// bytes, which allocates nothing: both are ASCII, so each cut falls on a scalar boundary (every request
-    /// with a body has a `Content-Length` to trim, and walking `Character`s cost more than the rest of the
-    /// checks together).
-    fileprivate var trimmingSpaces: Substring {
-        let bytes = utf8
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-            let last = bytes.lastIndex(where: { !isSpace($0) })
-        else { return self[endIndex...] }
-        return Substring(bytes[first...last])
-    }
-}

@@ -60,7 +60,7 @@ public final class ResponseBody: @unchecked Sendable {
 
     /// Bodies passing through with this many bytes or more share the bytes of their `Data`
     /// (``init(passingThrough:)``).
-    static let sharingThreshold = 4096
+    package static let sharingThreshold = 4096
 
     /// Bodies of this many bytes or more get pages of their own.
     static let pageThreshold = 64 << 10
