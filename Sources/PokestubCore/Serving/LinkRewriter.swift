@@ -117,12 +117,12 @@ public final class LinkRewriter: Sendable {
     /// - Returns: The new bytes, or `nil` when nothing was replaced.
     public static func rewrite(_ data: Data, bases: [String], to target: String) -> Data? {
         var patterns: [(needle: [UInt8], replacement: [UInt8])] = []
+        let replacement = Array(target.utf8)
         for base in bases where base != target {
-            patterns.append((Array(base.utf8), Array(target.utf8)))
-            let escaped = base.replacingOccurrences(of: "/", with: "\\/")
-            if escaped != base {
-                patterns.append((Array(escaped.utf8), Array(target.replacingOccurrences(of: "/", with: "\\/").utf8)))
-            }
+            let needle = Array(base.utf8)
+            patterns.append((needle, replacement))
+            let escaped = escapingSlashes(needle)
+            if escaped != needle { patterns.append((escaped, escapingSlashes(replacement))) }
         }
         guard !patterns.isEmpty else { return nil }
         // The patterns' bytes in one array and their places in another, so the loop below reads them through
@@ -202,6 +202,12 @@ public final class LinkRewriter: Sendable {
         }
         memcpy(output + written, start + copiedUpTo, rest)
         return Data(bytesNoCopy: output, count: written + rest, deallocator: .free)
+    }
+
+    /// `url` as JSON may write it, every `/` escaped (`https:\/\/pokeapi.co`, RFC 8259 §7). Built on the
+    /// bytes: Foundation's `replacingOccurrences` took 3% of a proxied answer's CPU time.
+    static func escapingSlashes(_ url: [UInt8]) -> [UInt8] {
+        url.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
     }
 
     /// Whether a byte may follow a base URL for it to be a link to that host (not `https://pokeapi.co.evil`):
