@@ -268,24 +268,25 @@ http {{
     return launched("nginx", ["nginx", "-c", str(conf)], port, probe)
 
 
-def build_floor(work: Path) -> tuple[Path | None, str]:
-    """Compiles Benchmarks/floor.c (the libmicrohttpd floor) against the libmicrohttpd pokestub links, with
-    `pkg-config` for its flags where there is one (Homebrew's prefix on macOS). Returns the binary, or None and
-    why not."""
-    binary = work / "floor"
-    flags = ["-lmicrohttpd"]
+def build_c(work: Path, source: str, packages: list[str], extra: list[str] | None = None) -> tuple[Path | None, str]:
+    """Compiles Benchmarks/`source` (a benchmark reference in C) with `cc -O2` against the libraries pokestub
+    links, with `pkg-config` for the `packages`' flags where there is one (Homebrew's prefix on macOS), else
+    `-l` each of them. Returns the binary and the command line, or None and why not."""
+    binary = work / Path(source).stem
+    flags = ["-l" + package.removeprefix("lib") for package in packages]
     if shutil.which("pkg-config"):
-        found = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], capture_output=True, text=True)
+        found = subprocess.run(["pkg-config", "--cflags", "--libs", *packages], capture_output=True, text=True)
         if found.returncode == 0 and found.stdout.strip():
             flags = found.stdout.split()
+    flags += extra or []
     compiler = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
     if compiler is None:
         return None, "no C compiler"
-    built = subprocess.run([compiler, "-O2", "-o", str(binary), str(REPO / "Benchmarks" / "floor.c"), *flags],
+    built = subprocess.run([compiler, "-O2", "-o", str(binary), str(REPO / "Benchmarks" / source), *flags],
                            capture_output=True, text=True)
     if built.returncode != 0:
-        return None, f"floor.c did not build: {built.stderr.strip()[-300:]}"
-    return binary, f"{Path(compiler).name} -O2 floor.c {' '.join(flags)}"
+        return None, f"{source} did not build: {built.stderr.strip()[-300:]}"
+    return binary, f"{Path(compiler).name} -O2 {source} {' '.join(flags)}"
 
 
 def start_floor(binary: Path, root: Path, probe: str, connections: int) -> Server:
@@ -626,7 +627,7 @@ def main() -> int:
         quiet = start_pokestub(args.binary, stubs, BIG_PATH, ["--journal-max-entries", "0", *limit_flags],
                                "pokestub, journal off")
         servers.append(quiet)
-        floor_binary, results["floor_build"] = build_floor(work)
+        floor_binary, results["floor_build"] = build_c(work, "floor.c", ["libmicrohttpd"])
         floor = None
         if floor_binary is not None:
             # The connection limit pokestub runs with: the flag's when one is passed, else its default.
@@ -950,20 +951,9 @@ def relay_floors(work: Path, upstream: str, count: int, rounds: int) -> dict:
     """Builds Benchmarks/relay-floor.c and times `count` sequential GETs through each of its modes (the best of
     `rounds`, after a warm-up), as record_overhead times pokestub: the least a relay on the same libraries takes,
     buffered as pokestub is, and streamed."""
-    binary = work / "relay-floor"
-    flags = ["-lmicrohttpd", "-lcurl"]
-    if shutil.which("pkg-config"):
-        found = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd", "libcurl"],
-                               capture_output=True, text=True)
-        if found.returncode == 0 and found.stdout.strip():
-            flags = found.stdout.split()
-    compiler = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
-    if compiler is None:
-        return {"build": "no C compiler", "timings": None}
-    built = subprocess.run([compiler, "-O2", "-o", str(binary), str(REPO / "Benchmarks" / "relay-floor.c"),
-                            *flags, "-lpthread"], capture_output=True, text=True)
-    if built.returncode != 0:
-        return {"build": f"relay-floor.c did not build: {built.stderr.strip()[-300:]}", "timings": None}
+    binary, build = build_c(work, "relay-floor.c", ["libmicrohttpd", "libcurl"], ["-lpthread"])
+    if binary is None:
+        return {"build": build, "timings": None}
     timings: dict[str, float | None] = {}
     for mode in RELAY_MODES:
         port = free_port()
@@ -979,7 +969,7 @@ def relay_floors(work: Path, upstream: str, count: int, rounds: int) -> dict:
             timings[mode] = min(sequential_gets(server.base, count) for _ in range(rounds))
         finally:
             server.stop()
-    return {"build": f"{Path(compiler).name} -O2 relay-floor.c {' '.join(flags)} -lpthread", "timings": timings}
+    return {"build": build, "timings": timings}
 
 
 def sequential_gets(base: str, count: int) -> float:
