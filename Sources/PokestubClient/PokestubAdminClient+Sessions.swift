@@ -83,14 +83,16 @@ extension PokestubAdminClient {
     ///     process that dies inside `body`.
     ///   - isolation: The caller's actor, inherited so `body` need not be `Sendable`.
     ///   - body: The test, given the session.
+    ///     Its result is `sending` (SE-0430): handed to the caller's actor, which Swift 6.0 requires of a
+    ///     value that is not `Sendable`; a value the body makes, or any `Sendable` one, qualifies.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws (a failure to end the session is then ignored); otherwise a
     ///   ``PokestubClientError`` from creating or ending the session (ending one that has already ended or
     ///   expired is not an error).
     public func withSession<Result>(
         name: String? = nil, idleTimeout: Duration? = nil, isolation: isolated (any Actor)? = #isolation,
-        _ body: (PokestubSession) async throws -> Result
-    ) async throws -> Result {
+        _ body: (PokestubSession) async throws -> sending Result
+    ) async throws -> sending Result {
         let session = try await createSession(name: name, idleTimeout: idleTimeout)
         let result: Result
         do {

@@ -33,7 +33,7 @@
                 return true
             } catch {
                 guard case .verificationFailed(var failure) = error else { throw error }
-                failure.callSite = CallSite(filePath: sourceLocation.filePath, line: sourceLocation.line)
+                failure.callSite = sourceLocation.callSite
                 guard Test.current != nil else { throw .verificationFailed(failure) }
                 Issue.record(failure, sourceLocation: sourceLocation)
                 return false
@@ -85,11 +85,26 @@
                 _ = try await waitForMatchingRequests(expected, pattern, timeout: timeout, pollInterval: pollInterval)
                 return true
             } catch {
-                let located = error.calledAt(CallSite(filePath: sourceLocation.filePath, line: sourceLocation.line))
+                let located = error.calledAt(sourceLocation.callSite)
                 guard case .timedOut = located, Test.current != nil else { throw located }
                 Issue.record(located, sourceLocation: sourceLocation)
                 return false
             }
+        }
+    }
+
+    extension SourceLocation {
+        /// The call site a failure report names: the full path of the file (`#filePath`) and the line.
+        ///
+        /// Swift Testing calls the full path `filePath` from 6.3 (Xcode 26.4) and `_filePath` before, where
+        /// `filePath` is not public; 6.3 keeps `_filePath` as a deprecated alias
+        /// (https://github.com/swiftlang/swift-testing, `SourceLocation.swift`).
+        fileprivate var callSite: CallSite {
+            #if compiler(>=6.3)
+                CallSite(filePath: filePath, line: line)
+            #else
+                CallSite(filePath: _filePath, line: line)
+            #endif
         }
     }
 

@@ -19,9 +19,9 @@ enum ResponseWriter {
     /// on the bytes: this runs for every header field of every answer.
     private static func isManaged(_ name: String) -> Bool {
         let utf8 = name.utf8
-        return managedHeaders.contains { managed in
+        return managedHeaders.contains { (managed: [UInt8]) -> Bool in
             managed.count == utf8.count
-                && zip(managed, utf8).allSatisfy { lower, byte in
+                && zip(managed, utf8).allSatisfy { (lower: UInt8, byte: UInt8) -> Bool in
                     lower == ((byte >= 65 && byte <= 90) ? byte + 32 : byte)
                 }
         }

@@ -42,14 +42,16 @@ import PokestubLocking
 ///   - journalCapacity: The most requests the journal keeps; 10,000 by default.
 ///   - isolation: The caller's actor, inherited so `body` need not be `Sendable`.
 ///   - body: The test, given the running server.
+///     Its result is `sending` (SE-0430): handed to the caller's actor, which Swift 6.0 requires of a
+///     value that is not `Sendable`; a value the body makes, or any `Sendable` one, qualifies.
 /// - Returns: What `body` returns.
 /// - Throws: ``StubServerError`` when `stubsDirectory` is not a folder (naming its absolute path), a mapping or
 ///   stub file is invalid, or the server cannot listen; otherwise whatever `body` throws.
 public func withStubServer<Result>(
     mappings: [any StubMappingConvertible] = [], stubsDirectory: String? = nil, routes: [StubRoute] = [],
     journalCapacity: Int = 10_000, isolation: isolated (any Actor)? = #isolation,
-    _ body: (StubServer) async throws -> Result
-) async throws -> Result {
+    _ body: (StubServer) async throws -> sending Result
+) async throws -> sending Result {
     // Loading a stub folder blocks for a while: it runs on a thread of its own, so neither the few threads
     // that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     let (server, stubServer) = try await withCheckedThrowingContinuation {

@@ -9,8 +9,8 @@ import Testing
 func withPokemonServer<Result>(
     _ stubs: [StubBuilder],
     isolation: isolated (any Actor)? = #isolation,
-    _ body: (PokemonClient, StubServer) async throws -> Result
-) async throws -> Result {
+    _ body: (PokemonClient, StubServer) async throws -> sending Result
+) async throws -> sending Result {
     try await withStubServer(mappings: stubs, isolation: isolation) { server in
         try await body(try PokemonClient(environment: server.environment), server)
     }

@@ -15,8 +15,8 @@ enum OwnServer {
     ///   - body: The test, given the daemon's root URL.
     static func with<Result>(
         adminAccess: AdminAccess = AdminAccess(), handler: (@Sendable (StubEngine) -> any HTTPHandler)? = nil,
-        isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> Result
-    ) async throws -> Result {
+        isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> sending Result
+    ) async throws -> sending Result {
         var configuration = Configuration()
         configuration.port = 0
         configuration.journalMaxEntries = 100

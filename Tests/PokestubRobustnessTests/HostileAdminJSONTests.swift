@@ -126,19 +126,23 @@ struct HostileAdminJSONTests {
         }
     }
 
+    /// Bodies that are not UTF-8 or not JSON text. A typed static list: as one literal in the `@Test` arguments,
+    /// the mix of `Array(...) + [...]` elements takes Swift 6.2 longer to type-check than it allows.
+    static let notUTF8Bodies: [[UInt8]] = [
+        [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D],  // {"\xff\xfe":1}
+        Array(#"{"request": {"urlPath": "/"#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8),  // overlong "/"
+        Array(#"{"request": {"urlPath": "/"#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}}"#.utf8),  // a surrogate
+        Array(#"{"request": {"urlPath": "\ud800"}}"#.utf8),  // a lone escaped surrogate
+        Array(#"{"request": {"urlPath": "/x"#.utf8) + [0x00] + Array(#""}}"#.utf8),  // a raw NUL
+        [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("{}".utf8),  // two byte-order marks
+        [0xFF, 0xFE] + Array("{\0}\0".utf8),  // UTF-16 with a BOM
+        Array(repeating: 0x00, count: 1_000),
+        Array("\u{1}\u{2}\u{3}".utf8),
+    ]
+
     @Test(
         "bodies that are not UTF-8, or not JSON text, are refused as invalid JSON",
-        arguments: [
-            [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D] as [UInt8],  // {"\xff\xfe":1}
-            Array(#"{"request": {"urlPath": "/"#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8),  // overlong "/"
-            Array(#"{"request": {"urlPath": "/"#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}}"#.utf8),  // a surrogate
-            Array(#"{"request": {"urlPath": "\ud800"}}"#.utf8),  // a lone escaped surrogate
-            Array(#"{"request": {"urlPath": "/x"#.utf8) + [0x00] + Array(#""}}"#.utf8),  // a raw NUL
-            [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("{}".utf8),  // two byte-order marks
-            [0xFF, 0xFE] + Array("{\0}\0".utf8),  // UTF-16 with a BOM
-            Array(repeating: 0x00, count: 1_000),
-            Array("\u{1}\u{2}\u{3}".utf8),
-        ])
+        arguments: notUTF8Bodies)
     func notUTF8(_ body: [UInt8]) async throws {
         try await Self.post([body])
     }

@@ -23,8 +23,8 @@ extension PokestubProcess {
     /// - Throws: ``TestFailure`` when there is no binary or the daemon does not report listening within 20 s
     ///   (with its output); else what `body` throws.
     package static func serving<Result>(
-        stubs: String, isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> Result
-    ) async throws -> Result {
+        stubs: String, isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> sending Result
+    ) async throws -> sending Result {
         let daemon = try PokestubProcess(
             ["serve", "--port", "0", "--stubs", stubs, "--log-level", "warning"],
             environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("POKESTUB_") },

@@ -23,8 +23,8 @@ package enum Repository {
     ///
     /// Candidates, in order: `POKESTUB_BINARY` when set and not empty; `pokestub` beside the running test
     /// binary (the test bundle `swift test` built, whatever its scratch path) and up to four folders above
-    /// it; `pokestub` beside any loaded `.xctest` bundle or bundle executable; `.build/debug/pokestub` at the
-    /// repository root.
+    /// it; on Darwin, `pokestub` beside any loaded `.xctest` bundle or bundle executable; `.build/debug/pokestub`
+    /// at the repository root.
     ///
     /// - Parameter environment: The variables to read; the process environment by default.
     /// - Returns: The first candidate that is an executable file, if any, and every candidate in order (for
@@ -52,14 +52,18 @@ package enum Repository {
             folder = folder.deletingLastPathComponent()
             candidates.append(folder.appendingPathComponent(name))
         }
-        for bundle in [Bundle.main] + Bundle.allBundles {
-            if bundle.bundleURL.pathExtension == "xctest" {
-                candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        // Bundles matter on Darwin only, where the tests load as an `.xctest` bundle into a runner; on Linux the
+        // tests are an executable, found above. (Debian's Foundation 6.2.3 crashes in `Bundle.allBundles`.)
+        #if canImport(Darwin)
+            for bundle in [Bundle.main] + Bundle.allBundles {
+                if bundle.bundleURL.pathExtension == "xctest" {
+                    candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+                }
+                if let executable = bundle.executableURL {
+                    candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
+                }
             }
-            if let executable = bundle.executableURL {
-                candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
-            }
-        }
+        #endif
         candidates.append(root.appendingPathComponent(".build/debug/" + name))
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
         return (found, candidates)
