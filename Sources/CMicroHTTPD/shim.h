@@ -26,6 +26,18 @@ struct pokestub_mhd_settings {
     int strict_for_client;
 };
 
+/// libmicrohttpd's unescape callback (MHD_OPTION_UNESCAPE_CALLBACK), kept from decoding anything: pokestub reads
+/// the request target as received (the URI log callback) and decides itself what a malformed or NUL
+/// percent-encoding gets (RequestFraming), so libmicrohttpd 0.9 and 1.0 answer alike. libmicrohttpd 1.0 decodes
+/// the path strictly and answers 400 with its own HTML for `%zz` or `%00`, where 0.9 passes both on.
+/// Returns the length of `value`, unchanged.
+static inline size_t pokestub_mhd_keep_escaped(void *cls, struct MHD_Connection *connection, char *value)
+{
+    (void) cls;
+    (void) connection;
+    return strlen(value);
+}
+
 /// Starts a daemon with the settings above (MHD_start_daemon with an MHD_OPTION_ARRAY).
 static inline struct MHD_Daemon *
 pokestub_mhd_start(const struct pokestub_mhd_settings *settings,
@@ -35,10 +47,11 @@ pokestub_mhd_start(const struct pokestub_mhd_settings *settings,
                    MHD_RequestCompletedCallback completed, void *completed_cls,
                    MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls)
 {
-    struct MHD_OptionItem options[14];
+    struct MHD_OptionItem options[15];
     int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_logger, uri_logger_cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) pokestub_mhd_keep_escaped, NULL };
     if (notify_connection != NULL)
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify_connection, notify_connection_cls };
     if (settings->bind_address != NULL)

@@ -9,20 +9,28 @@ import PokestubCore
 
 /// Reads what libmicrohttpd parsed about a connection's current request.
 enum ConnectionReader {
-    /// The request's header fields in the order received.
+    /// The request's header fields in the order received, each name and value whole: with their sizes, so a
+    /// NUL inside a value is kept for ``RequestFraming`` to refuse instead of ending the value early.
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var fields: [(name: String, value: String)] = []
         withUnsafeMutablePointer(to: &fields) { pointer in
-            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
+            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
         }
         return HTTPHeaders(fields)
     }
 
-    private static let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
+    private static let collectHeader: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context, let key else { return MHD_Result.YES }
         let fields = context.assumingMemoryBound(to: [(name: String, value: String)].self)
-        fields.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+        fields.pointee.append((name: text(key, keySize), value: value.map { text($0, valueSize) } ?? ""))
         return MHD_Result.YES
+    }
+
+    /// `size` bytes at `start` as text; bytes that are not UTF-8 become U+FFFD, as `String(cString:)` makes them.
+    private static func text(_ start: UnsafePointer<CChar>, _ size: Int) -> String {
+        start.withMemoryRebound(to: UInt8.self, capacity: size) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: size), as: UTF8.self)
+        }
     }
 
     /// The peer's IP address as text, e.g. `127.0.0.1`.

@@ -147,6 +147,16 @@ public final class HTTPServer: Sendable {
         core.deadlines.stop()
     }
 
+    /// The version of the libmicrohttpd pokestub runs on, e.g. `0.9.75` or `1.0.1` (`MHD_get_version`).
+    package static var libraryVersion: String { String(cString: MHD_get_version()) }
+
+    /// Whether the libmicrohttpd pokestub runs on is 1.0 or later, which refuses a NUL inside a field value and
+    /// bare LF line ends itself; 0.9 ends a field value at a NUL and takes LF alone as a line end, and shows
+    /// pokestub neither.
+    package static var libraryRefusesNULAndBareLF: Bool {
+        (Int(libraryVersion.prefix { $0 != "." }) ?? 0) >= 1
+    }
+
     /// The most connections libmicrohttpd accepts (`MHD_OPTION_CONNECTION_LIMIT`): the connection limit and
     /// an overflow reserve of a sixteenth of it (at least 8), whose connections are answered 503 at once
     /// (see ``ConnectionDeadlines``). Past both, new connections wait in the listen backlog.

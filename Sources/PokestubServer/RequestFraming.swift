@@ -19,61 +19,89 @@ enum RequestFraming {
     /// The answer that refuses a request head, or `nil` when its framing is unambiguous and its declared
     /// length within the limit.
     ///
-    /// The rules, from RFC 9112:
-    /// - a field name is a token, with no whitespace before the colon (§5.1: "No whitespace is allowed
-    ///   between the field name and colon... A server MUST reject... with a response status code of 400");
-    /// - `Content-Length` with `Transfer-Encoding` is refused (§6.1: such a message "might indicate an attempt
-    ///   to perform request smuggling"; §6.3 item 3 lets a server reject it);
-    /// - `Transfer-Encoding` other than exactly `chunked` is refused, since the body length cannot then be
-    ///   read reliably (§6.3 item 4: "MUST respond with the 400 (Bad Request) status code and then close the
-    ///   connection");
-    /// - several `Content-Length` values that differ, or one that is not a decimal number, are refused
-    ///   (§6.3 item 5);
+    /// pokestub decides these itself, on the request target as received and the header fields with their full
+    /// values, so that libmicrohttpd 0.9 and 1.0, which differ on several, answer a client alike. The rules:
+    /// - the path's percent-encodings are well formed and none encodes NUL (RFC 3986 §2.1: `%` and two hex
+    ///   digits; a request-line that breaks the grammar is invalid, RFC 9112 §3: "SHOULD respond with a 400
+    ///   (Bad Request)"); the query is matched as received, a stray `%` included;
+    /// - a field name is a token, with no whitespace before the colon (RFC 9112 §5.1: "A server MUST reject...
+    ///   with a response status code of 400");
+    /// - no field value holds NUL, CR or LF (RFC 9110 §5.5: "a recipient... MUST either reject the message or
+    ///   replace each of those characters with SP");
+    /// - one `Host` field at most (RFC 9112 §3.2: "MUST respond with a 400... to any request message that
+    ///   contains more than one Host header field line");
+    /// - a `Transfer-Encoding` other than exactly `chunked` gets 501 (RFC 9112 §6.1: a coding the server does
+    ///   not implement; libmicrohttpd 1.0 answers so itself, before pokestub sees the request, and RFC 9112
+    ///   §6.3 item 4 asks the same close of the connection); a second `Transfer-Encoding` field, one in an
+    ///   HTTP/1.0 request (RFC 9112 §6.1), or one beside `Content-Length` (§6.1, §6.3 item 3) gets 400;
+    /// - one `Content-Length` field, all digits (RFC 9112 §6.3 item 5); repeated fields are refused even when
+    ///   they agree, which RFC 9110 §8.6 allows ("MAY either reject the message as invalid or...");
     /// - a declared `Content-Length` over ``Limits/maxBodyBytes`` gets 413 before any of the body is read;
     /// - a target and header fields over ``Limits/maxHeaderBytes`` get 431 (RFC 6585 §5);
     /// - a target with more than ``maxQueryArguments`` query arguments gets 414 (RFC 9110 §15.5.15).
     ///
+    /// A refusal of an admin request (a path under `/__admin` or a session's `/__admin`) is JSON in the admin
+    /// API's error shape; any other is text.
+    ///
     /// - Parameters:
     ///   - rawURI: The request target as received.
-    ///   - headers: The request's header fields, as libmicrohttpd parsed them.
+    ///   - version: The request's HTTP version, e.g. `HTTP/1.1`.
+    ///   - headers: The request's header fields, as libmicrohttpd parsed them, values whole.
     ///   - limits: The server's limits.
-    static func refusal(rawURI: String, headers: HTTPHeaders, limits: Limits) -> HTTPResponse? {
+    static func refusal(rawURI: String, version: String, headers: HTTPHeaders, limits: Limits) -> HTTPResponse? {
+        let refuse = { (status: Int, reason: String) in Self.refuse(status, reason, rawURI: rawURI) }
         let arguments = queryArgumentCount(rawURI)
         if arguments > maxQueryArguments {
             return refuse(414, "request target with \(arguments) query arguments, more than \(maxQueryArguments)")
         }
+        if let problem = pathEncodingProblem(rawURI) {
+            return refuse(400, "request target path \(problem) (RFC 3986 §2.1)")
+        }
         var headBytes = rawURI.utf8.count
-        var contentLengths: [Substring] = []
-        var transferCodings: [String] = []
+        var contentLengths = 0
+        var contentLength: String?
+        var transferEncodings = 0
+        var hosts = 0
         for field in headers {
             headBytes += field.name.utf8.count + field.value.utf8.count
             guard HTTPSyntax.isToken(field.name) else {
                 return refuse(400, "header field name \(quoted(field.name)) is not a token (RFC 9112 §5.1)")
             }
+            if field.value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) {
+                return refuse(400, "header field \(quoted(field.name)) has NUL, CR or LF in its value (RFC 9110 §5.5)")
+            }
             if field.name.caseInsensitiveEquals("Content-Length") {
-                contentLengths += field.value.split(separator: ",", omittingEmptySubsequences: false)
+                contentLengths += 1
+                contentLength = field.value
             } else if field.name.caseInsensitiveEquals("Transfer-Encoding") {
-                transferCodings += field.value.split(separator: ",").map { $0.trimmingSpaces.lowercased() }
+                guard String(field.value[...].trimmingSpaces).caseInsensitiveEquals("chunked") else {
+                    return refuse(501, "Transfer-Encoding other than chunked (RFC 9112 §6.1)")
+                }
+                transferEncodings += 1
+            } else if field.name.caseInsensitiveEquals("Host") {
+                hosts += 1
             }
         }
         if headBytes > limits.maxHeaderBytes {
             return refuse(431, "request target and header fields larger than \(limits.maxHeaderBytes) bytes")
         }
-        if !transferCodings.isEmpty {
-            guard contentLengths.isEmpty else {
-                return refuse(400, "Content-Length and Transfer-Encoding together (RFC 9112 §6.1)")
+        if hosts > 1 {
+            return refuse(400, "more than one Host field (RFC 9112 §3.2)")
+        }
+        if transferEncodings > 0 {
+            guard transferEncodings == 1 else { return refuse(400, "more than one Transfer-Encoding field") }
+            guard version != "HTTP/1.0" else {
+                return refuse(400, "Transfer-Encoding in an HTTP/1.0 request (RFC 9112 §6.1)")
             }
-            guard transferCodings == ["chunked"] else {
-                return refuse(400, "Transfer-Encoding other than chunked (RFC 9112 §6.3)")
+            guard contentLengths == 0 else {
+                return refuse(400, "Content-Length and Transfer-Encoding together (RFC 9112 §6.1)")
             }
             return nil
         }
-        guard let text = contentLengths.first?.trimmingSpaces else { return nil }
-        // Values are compared byte for byte: two that differ only by canonical equivalence are not all digits.
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            contentLengths.dropFirst().allSatisfy({ $0.trimmingSpaces.utf8.elementsEqual(text.utf8) })
-        else {
-            return refuse(400, "Content-Length values that disagree or are not numbers (RFC 9112 §6.3)")
+        guard let text = contentLength?[...].trimmingSpaces else { return nil }
+        guard contentLengths == 1 else { return refuse(400, "more than one Content-Length field (RFC 9110 §8.6)") }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return refuse(400, "Content-Length that is not a number (RFC 9112 §6.3)")
         }
         // Longer than Int's digits is larger than any limit.
         let declared = text.utf8.count > 18 ? Int.max : Int(text) ?? Int.max
@@ -81,6 +109,37 @@ enum RequestFraming {
             return refuse(413, "request body larger than the limit of \(limits.maxBodyBytes) bytes")
         }
         return nil
+    }
+
+    /// What is wrong with the percent-encodings of `rawURI`'s path (before any `?`), or `nil`: a `%` without
+    /// two hex digits after it, or `%00`, which would end the path early for anything that reads it as a C
+    /// string.
+    static func pathEncodingProblem(_ rawURI: String) -> String? {
+        var rawURI = rawURI
+        return rawURI.withUTF8 { bytes -> String? in
+            let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+            var index = 0
+            while index < end {
+                guard bytes[index] == UInt8(ascii: "%") else {
+                    index += 1
+                    continue
+                }
+                guard index + 2 < end, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return "has a % without two hex digits after it" }
+                if high == 0 && low == 0 { return "encodes NUL (%00)" }
+                index += 3
+            }
+            return nil
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The most query arguments a request target may have: 414 beyond.
@@ -113,8 +172,16 @@ enum RequestFraming {
         }
     }
 
-    private static func refuse(_ status: Int, _ reason: String) -> HTTPResponse {
-        var response = HTTPResponse.text(reason + "\n", status: status)
+    /// The refusal: JSON in the admin API's error shape for an admin path, text otherwise; always closing the
+    /// connection, so nothing after the refused head is read.
+    private static func refuse(_ status: Int, _ reason: String, rawURI: String) -> HTTPResponse {
+        let path = rawURI.prefix { $0 != "?" }
+        var response: HTTPResponse
+        if path.hasPrefix("/__admin") || (path.hasPrefix(Session.pathPrefix + "/") && path.contains("/__admin")) {
+            response = AdminError(status: status, title: "Refused request", detail: reason).response
+        } else {
+            response = HTTPResponse.text(reason + "\n", status: status)
+        }
         response.headers.replace(name: "Connection", value: "close")
         return response
     }

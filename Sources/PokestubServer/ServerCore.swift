@@ -140,7 +140,10 @@ final class ServerCore: Sendable {
                 return ResponseWriter.queue(core.overloaded, on: connection)
             }
             let headers = ConnectionReader.headers(of: connection)
-            if let refusal = RequestFraming.refusal(rawURI: context.rawURI, headers: headers, limits: core.framing) {
+            if let refusal = RequestFraming.refusal(
+                rawURI: context.rawURI, version: version.map { String(cString: $0) } ?? "HTTP/1.1", headers: headers,
+                limits: core.framing)
+            {
                 context.refuse()
                 if let record { core.deadlines.requestDone(record.deadlines) }
                 return ResponseWriter.queue(refusal, on: connection)

@@ -73,7 +73,8 @@ public struct AdminAccess: Sendable {
         let allowed = "a loopback name or address (localhost, 127.0.0.0/8, ::1)" + (host.map { " or \($0)" } ?? "")
         // A cross-site navigation or subresource (a link, an <img>) carries no Origin, but a browser that sends
         // Fetch Metadata says where it comes from; a browser holding Basic credentials would send them along.
-        for site in request.headers.values(for: "Sec-Fetch-Site") where site == "cross-site" || site == "same-site" {
+        for site in request.headers.values(for: "Sec-Fetch-Site")
+        where site.caseInsensitiveEquals("cross-site") || site.caseInsensitiveEquals("same-site") {
             return AdminError(
                 status: 403, title: "Cross-site admin request refused",
                 detail: "Sec-Fetch-Site is \(site); web pages of other sites may not use the admin API")
