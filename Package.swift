@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PokestubCLITests",
-            dependencies: ["pokestub", "PokestubTestSupport"],
+            dependencies: ["pokestub", "PokestubDaemon", "PokestubTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -7,7 +7,8 @@
 #
 # Written from Homebrew's Formula Cookbook (https://docs.brew.sh/Formula-Cookbook: dependencies, `post_install`,
 # the `service do` block, `test do`) and homebrew-core's Swift formulae; checked here with `ruby -c` and
-# scripts/check-launchd.sh only. It has never been installed on a Mac.
+# scripts/check-launchd.sh, and its service block run through Homebrew's own Service#to_plist with stand-ins
+# for the rest of Homebrew. It has never been installed on a Mac.
 class Pokestub < Formula
   desc "Stub and record/replay HTTP server for PokeAPI, in WireMock's mapping format"
   # The project publishes no release archive or public URL yet, so the formula builds the tap's own
@@ -30,6 +31,7 @@ class Pokestub < Formula
 
   def install
     # --disable-sandbox: SwiftPM's own sandbox-exec cannot run inside the sandbox Homebrew builds in.
+    # --product pokestub: the daemon and the targets it links, nothing else (no tests, no client libraries).
     system "swift", "build", "-c", "release", "--disable-sandbox", "--product", "pokestub"
     bin.install ".build/release/pokestub"
 
@@ -62,6 +64,12 @@ class Pokestub < Formula
     EOS
   end
 
+  # The one definition of pokestub's launchd job: `brew services` writes the plist from it for the prefix in
+  # use (/opt/homebrew on Apple silicon, /usr/local on Intel), and launchd/render-plist.py renders the same job
+  # for a Mac without Homebrew services. Homebrew's service DSL has no key for resource limits (Formula
+  # Cookbook, "Service block methods"; Library/Homebrew/service.rb), so the job starts with launchd's soft
+  # open-files limit of 256; `pokestub serve` raises it itself at start (to 10,240, OPEN_MAX; the default
+  # limits.maxConnections of 1,024 needs about 1,200), or serves fewer connections with a warning in the log.
   service do
     run [opt_bin/"pokestub", "serve", "--config", etc/"pokestub/config.json"]
     keep_alive true

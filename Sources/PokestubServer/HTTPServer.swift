@@ -160,7 +160,7 @@ public final class HTTPServer: Sendable {
     /// The most connections libmicrohttpd accepts (`MHD_OPTION_CONNECTION_LIMIT`): the connection limit and
     /// an overflow reserve of a sixteenth of it (at least 8), whose connections are answered 503 at once
     /// (see ``ConnectionDeadlines``). Past both, new connections wait in the listen backlog.
-    static func acceptedConnections(_ configuration: HTTPServerConfiguration) -> Int {
+    public static func acceptedConnections(_ configuration: HTTPServerConfiguration) -> Int {
         let limit = max(1, configuration.connectionLimit)
         return limit + max(8, limit / 16)
     }

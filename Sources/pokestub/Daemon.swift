@@ -35,15 +35,19 @@ final class Daemon: Sendable {
         var watcher: StubTreeWatcher?
     }
 
-    /// Binds the listeners and builds everything; nothing is read or answered until ``start()``.
+    /// Raises the open-files limit to what the configuration needs (``OpenFileLimit``), binds the listeners and
+    /// builds everything; nothing is read or answered until ``start()``.
     ///
     /// - Parameters:
-    ///   - configuration: The resolved configuration.
+    ///   - configuration: The resolved configuration; `limits.maxConnections` is lowered, with a warning, when
+    ///     the open-files limit cannot be raised far enough for it.
     ///   - environment: The process environment (`NOTIFY_SOCKET`, `LISTEN_FDS`).
     ///   - logger: Where events are logged.
     /// - Throws: ``CommandFailure`` with ``ExitStatus/unavailable`` when an address cannot be bound,
     ///   ``ExitStatus/cannotCreate`` when the port file's folder does not exist (checked before binding).
-    init(configuration: Configuration, environment: [String: String], logger: Logger) throws(CommandFailure) {
+    init(configuration resolved: Configuration, environment: [String: String], logger: Logger) throws(CommandFailure) {
+        // First, before any descriptor is opened: launchd starts jobs with a soft limit of 256.
+        let configuration = OpenFileLimit.fit(resolved, logger: logger)
         self.configuration = configuration
         self.logger = logger
         if let path = configuration.portFile {
