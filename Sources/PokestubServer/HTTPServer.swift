@@ -150,12 +150,14 @@ public final class HTTPServer: Sendable {
     /// The version of the libmicrohttpd pokestub runs on, e.g. `0.9.75` or `1.0.1` (`MHD_get_version`).
     package static var libraryVersion: String { String(cString: MHD_get_version()) }
 
-    /// Whether the libmicrohttpd pokestub runs on is 1.0 or later, which refuses a NUL inside a field value and
-    /// bare LF line ends itself; 0.9 ends a field value at a NUL and takes LF alone as a line end, and shows
-    /// pokestub neither.
-    package static var libraryRefusesNULAndBareLF: Bool {
-        (Int(libraryVersion.prefix { $0 != "." }) ?? 0) >= 1
-    }
+    /// Whether the libmicrohttpd pokestub runs on is 1.0 or later, whose strict mode (`MHD_OPTION_STRICT_FOR_CLIENT`
+    /// 1, client discipline level 1) answers 400 itself to whitespace in the request target, HTTP/1.1 without
+    /// `Host`, a NUL inside a field value and bare LF line ends.
+    ///
+    /// libmicrohttpd 0.9's strict mode closes the connection without an answer on the first two, so on 0.9
+    /// pokestub leaves strict mode off and answers them itself (``RequestFraming``); the last two 0.9 shows
+    /// pokestub in no way (it ends a value at NUL and takes LF alone as a line end).
+    package static let libraryIsVersion1 = (Int(libraryVersion.prefix { $0 != "." }) ?? 0) >= 1
 
     /// The most connections libmicrohttpd accepts (`MHD_OPTION_CONNECTION_LIMIT`): the connection limit and
     /// an overflow reserve of a sixteenth of it (at least 8), whose connections are answered 503 at once
@@ -194,7 +196,7 @@ public final class HTTPServer: Sendable {
             settings.connection_limit = UInt32(HTTPServer.acceptedConnections(configuration))
             settings.connection_timeout_seconds = UInt32(max(0, configuration.idleTimeoutSeconds))
             settings.connection_memory_limit = HTTPServer.connectionMemoryBytes(configuration)
-            settings.strict_for_client = 1
+            settings.strict_for_client = HTTPServer.libraryIsVersion1 ? 1 : 0
             settings.listen_backlog = 1_024
             return pokestub_mhd_start(
                 &settings, ServerCore.accessHandler, coreContext, ServerCore.uriLogger, coreContext,

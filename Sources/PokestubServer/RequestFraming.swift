@@ -21,6 +21,8 @@ enum RequestFraming {
     ///
     /// pokestub decides these itself, on the request target as received and the header fields with their full
     /// values, so that libmicrohttpd 0.9 and 1.0, which differ on several, answer a client alike. The rules:
+    /// - no whitespace in the request target (RFC 9112 §3: an invalid request-line gets 400, and "A recipient
+    ///   SHOULD NOT attempt to autocorrect and then process the request");
     /// - the path's percent-encodings are well formed and none encodes NUL (RFC 3986 §2.1: `%` and two hex
     ///   digits; a request-line that breaks the grammar is invalid, RFC 9112 §3: "SHOULD respond with a 400
     ///   (Bad Request)"); the query is matched as received, a stray `%` included;
@@ -28,8 +30,9 @@ enum RequestFraming {
     ///   with a response status code of 400");
     /// - no field value holds NUL, CR or LF (RFC 9110 §5.5: "a recipient... MUST either reject the message or
     ///   replace each of those characters with SP");
-    /// - one `Host` field at most (RFC 9112 §3.2: "MUST respond with a 400... to any request message that
-    ///   contains more than one Host header field line");
+    /// - one `Host` field, none allowed only before HTTP/1.1 (RFC 9112 §3.2: "MUST respond with a 400... to any
+    ///   HTTP/1.1 request message that lacks a Host header field and to any request message that contains more
+    ///   than one Host header field line");
     /// - a `Transfer-Encoding` other than exactly `chunked` gets 501 (RFC 9112 §6.1: a coding the server does
     ///   not implement; libmicrohttpd 1.0 answers so itself, before pokestub sees the request, and RFC 9112
     ///   §6.3 item 4 asks the same close of the connection); a second `Transfer-Encoding` field, one in an
@@ -53,6 +56,9 @@ enum RequestFraming {
         let arguments = queryArgumentCount(rawURI)
         if arguments > maxQueryArguments {
             return refuse(414, "request target with \(arguments) query arguments, more than \(maxQueryArguments)")
+        }
+        if rawURI.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }) {
+            return refuse(400, "whitespace in the request target (RFC 9112 §3)")
         }
         if let problem = pathEncodingProblem(rawURI) {
             return refuse(400, "request target path \(problem) (RFC 3986 §2.1)")
@@ -85,8 +91,9 @@ enum RequestFraming {
         if headBytes > limits.maxHeaderBytes {
             return refuse(431, "request target and header fields larger than \(limits.maxHeaderBytes) bytes")
         }
-        if hosts > 1 {
-            return refuse(400, "more than one Host field (RFC 9112 §3.2)")
+        if hosts > 1 || (hosts == 0 && version == "HTTP/1.1") {
+            return refuse(
+                400, hosts > 1 ? "more than one Host field (RFC 9112 §3.2)" : "HTTP/1.1 without Host (RFC 9112 §3.2)")
         }
         if transferEncodings > 0 {
             guard transferEncodings == 1 else { return refuse(400, "more than one Transfer-Encoding field") }
