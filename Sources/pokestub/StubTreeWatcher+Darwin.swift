@@ -1,7 +1,6 @@
 #if canImport(Darwin)
     import Darwin
     import Dispatch
-    import Foundation
     import PokestubLocking
 
     /// Darwin's ``StubTreeEventSource``.
@@ -98,10 +97,9 @@
             let folders = StubTreeWatcher.folders(under: root)
             var files: [String] = []
             for folder in folders where folder != root {
-                let children = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                for child in children.sorted() where !child.hasPrefix(".") {
-                    let path = (folder as NSString).appendingPathComponent(child)
-                    if VnodeStubTreeEvents.node(at: path)?.isRegularFile == true { files.append(path) }
+                for path in StubTreeWatcher.visibleEntries(of: folder)
+                where VnodeStubTreeEvents.node(at: path)?.isRegularFile == true {
+                    files.append(path)
                 }
             }
             let wanted = folders + files.prefix(max(0, fileBudget - folders.count))

@@ -66,11 +66,20 @@ final class StubTreeWatcher: Sendable {
             return []
         }
         var folders = [path]
-        let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for child in children.sorted() where !child.hasPrefix(".") {
-            folders += tree(at: (path as NSString).appendingPathComponent(child))
-        }
+        for child in visibleEntries(of: path) { folders += tree(at: child) }
         return folders
+    }
+
+    /// The entries of a folder whose names do not start with a dot, sorted by name.
+    ///
+    /// Shared, so the Darwin platform file needs no Foundation: `scripts/check-darwin.sh` type-checks
+    /// `StubTreeWatcher+Darwin.swift` against Darwin's C declarations, where Foundation cannot be loaded.
+    ///
+    /// - Parameter folder: A folder's path.
+    /// - Returns: Absolute paths (`folder` joined with each name); none when the folder cannot be read.
+    static func visibleEntries(of folder: String) -> [String] {
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return children.sorted().filter { !$0.hasPrefix(".") }.map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// Something changed: (re)starts the quiet-time timer; `onChange` runs once it expires with no change since.

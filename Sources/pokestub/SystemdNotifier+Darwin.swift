@@ -1,6 +1,4 @@
 #if canImport(Darwin)
-    import Foundation
-
     /// Darwin: no service manager listens. launchd has no notify protocol (launchd.plist(5): a job is running
     /// once launchd has started it; `KeepAlive` and `launchctl kickstart` act on the process, not on
     /// messages), so the notifier is inactive and sends nothing, whatever the environment holds.

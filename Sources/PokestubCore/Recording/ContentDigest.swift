@@ -64,35 +64,3 @@ struct ContentDigest: Sendable, Hashable {
         value = combined.value
     }
 }
-
-/// Which file a path names and when it last changed: equal identities mean the file was not replaced or
-/// written in between (an atomic write renames a new file into place, so its inode changes).
-struct FileIdentity: Sendable, Hashable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modified: Int64
-    var modifiedNanoseconds: Int
-    var changed: Int64
-    var changedNanoseconds: Int
-
-    /// The identity of the file at a path, or `nil` when there is none.
-    init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        #if canImport(Darwin)
-            modified = Int64(status.st_mtimespec.tv_sec)
-            modifiedNanoseconds = Int(status.st_mtimespec.tv_nsec)
-            changed = Int64(status.st_ctimespec.tv_sec)
-            changedNanoseconds = Int(status.st_ctimespec.tv_nsec)
-        #else
-            modified = Int64(status.st_mtim.tv_sec)
-            modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
-            changed = Int64(status.st_ctim.tv_sec)
-            changedNanoseconds = Int(status.st_ctim.tv_nsec)
-        #endif
-    }
-}

@@ -1,0 +1,9 @@
+// Stand-ins, for scripts/check-darwin.sh, for the PokestubServer declarations the checked files use and that
+// live in files it cannot check (they import Foundation). Each declaration under a `// same as PATH` line must
+// start, as written up to its body, a line of PATH: the check fails when the real declaration changes.
+
+// same as Sources/PokestubServer/HTTPServer.swift
+public final class HTTPServer: Sendable {
+    // same as Sources/PokestubServer/HTTPServer.swift
+    public static func baseURL(host: String, port: Int) -> String { "" }
+}
