@@ -16,6 +16,22 @@ final class CurlTransfer {
     /// The most bytes reserved up front from a `Content-Length`; a larger body grows past it as it arrives.
     static let maxReservedBytes = 16 << 20
 
+    /// The most header fields an upstream answer may have; past it the answer is refused (502).
+    ///
+    /// An answer pokestub passes on must fit what pokestub serves: libmicrohttpd sends a response's fields
+    /// from the connection's memory pool, which an answer of thousands of fields overflows, leaving the
+    /// client an empty reply. PokeAPI's answers have about 20.
+    static let maxHeaderFields = 500
+
+    /// The most bytes of header lines (status lines included) an upstream answer may have: 64 KiB, twice
+    /// pokestub's own request header limit.
+    static let maxHeaderBytes = 64 << 10
+
+    /// Why the upstream's header fields cannot be passed on, once one of them could not be; the transfer
+    /// stops there.
+    private(set) var headerProblem: String?
+    private var headerBytes = 0
+
     init(maxBodyBytes: Int, expectsBody: Bool = true) {
         self.maxBodyBytes = maxBodyBytes
         self.expectsBody = expectsBody
@@ -35,16 +51,44 @@ final class CurlTransfer {
     }
 
     /// `CURLOPT_HEADERFUNCTION`: one header line per call, status lines included; a status line starts a new
-    /// response (after `100 Continue`), so earlier fields are dropped.
+    /// response (after `100 Continue`), so earlier fields are dropped. Returning less than the line's length
+    /// stops the transfer (``headerProblem`` says why).
     static let readHeader: pokestub_curl_data_callback = { data, size, count, context in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
         guard let data, length > 0 else { return length }
-        var bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: length))
-        // Trim CR and LF as bytes: a Swift String treats "\r\n" as one Character.
-        while let last = bytes.last, last == 0x0D || last == 0x0A { bytes.removeLast() }
-        transfer.addHeaderLine(bytes)
-        return length
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: length))
+        return transfer.receiveHeaderLine(bytes) ? length : 0
+    }
+
+    /// Takes one header line as libcurl hands it over, line ending included; `false` when the answer cannot
+    /// be passed on, with ``headerProblem`` set.
+    ///
+    /// Each line must end in CRLF and hold no other CR, LF or NUL (RFC 9112 §2.2, RFC 9110 §5.5): libcurl
+    /// also ends a line at a bare LF, which would turn the rest of a value into a field of its own on the
+    /// wire and in a recording. Fields and header bytes are bounded by ``maxHeaderFields`` and
+    /// ``maxHeaderBytes``.
+    func receiveHeaderLine(_ line: [UInt8]) -> Bool {
+        headerBytes += line.count
+        guard headerBytes <= CurlTransfer.maxHeaderBytes else {
+            headerProblem = "header fields larger than \(CurlTransfer.maxHeaderBytes) bytes"
+            return false
+        }
+        guard line.count >= 2, line[line.count - 2] == 0x0D, line[line.count - 1] == 0x0A else {
+            headerProblem = "a header line that does not end in CRLF (RFC 9112 §2.2)"
+            return false
+        }
+        let content = Array(line.dropLast(2))
+        guard !content.contains(where: { $0 == 0x00 || $0 == 0x0A || $0 == 0x0D }) else {
+            headerProblem = "a header field with NUL, CR or LF in its value (RFC 9110 §5.5)"
+            return false
+        }
+        addHeaderLine(content)
+        guard fields.count <= CurlTransfer.maxHeaderFields else {
+            headerProblem = "more than \(CurlTransfer.maxHeaderFields) header fields"
+            return false
+        }
+        return true
     }
 
     /// Adds one header line, without its line ending.
@@ -52,6 +96,7 @@ final class CurlTransfer {
         guard !bytes.isEmpty else { return }
         if bytes.starts(with: Array("HTTP/".utf8)) {
             fields = []
+            headerBytes = bytes.count + 2
             return
         }
         if bytes[0] == 0x20 || bytes[0] == 0x09, !fields.isEmpty {

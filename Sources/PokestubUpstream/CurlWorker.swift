@@ -163,6 +163,8 @@ final class CurlWorker {
             kind = .failed
             if transfer.bodyTooLarge {
                 message = "response body larger than the limit of \(configuration.maxResponseBytes) bytes"
+            } else if let problem = transfer.headerProblem {
+                message = "an answer pokestub cannot pass on: " + problem
             }
         }
         return UpstreamError(kind: kind, url: url, message: message, code: Int(code.rawValue))

@@ -146,6 +146,37 @@ struct RecordReplayTests {
         #expect(try await refusing.admin("GET", "/requests/unmatched").1["requests"] != .array([]))
     }
 
+    /// RFC 9112 §2.2 and RFC 9110 §5.5: libcurl ends a header line at a bare LF too, and keeps NUL and bare CR
+    /// in a value; thousands of fields overflow what libmicrohttpd can send. None of these is passed on.
+    @Test(
+        "an upstream answer whose header fields cannot be passed on gets 502 naming why, journaled, nothing written",
+        arguments: [
+            ("many", "more than 500 header fields"), ("bare-lf", "does not end in crlf"),
+            ("nul", "nul"), ("bare-cr", "nul, cr or lf"),
+        ])
+    func unpassableHeaderFields(_ kind: String, _ reason: String) async throws {
+        let folder = try TemporaryDirectory.stubRoot()
+        let upstream = try await ScriptedUpstream.start()
+        defer { upstream.stop() }
+        for mode in [ServeMode.record, .proxy] {
+            let server = try RecordingServer(root: folder.path, mode: mode, upstream: upstream.baseURL)
+            defer { server.stop() }
+            let answer = try await server.send("GET", "/bad-header/\(kind)")
+            #expect(answer.status == 502, "\(mode) \(kind): \(String(decoding: answer.body, as: UTF8.self))")
+            let message = try JSONValue.parse(answer.body)["message"]?.stringValue ?? ""
+            // libcurl refuses a NUL itself ("Nul byte in header"), pokestub the rest.
+            #expect(message.lowercased().contains(reason), "\(mode) \(kind): \(message)")
+            #expect(!answer.headers.contains("X-Injected"))
+            let (_, journal) = try await server.admin("GET", "/requests")
+            let statuses = journal["requests"].flatMap { value -> [JSONValue]? in
+                if case .array(let items) = value { return items.compactMap { $0["response"]?["status"] } }
+                return nil
+            }
+            #expect(statuses == [.integer(502)], "\(mode) \(kind)")
+        }
+        #expect(folder.files.isEmpty, "\(folder.files)")
+    }
+
     @Test("concurrent identical misses make one upstream call and one file")
     func concurrentMisses() async throws {
         let folder = try TemporaryDirectory.stubRoot()

@@ -223,6 +223,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self.send_body(200, text)
         if path == "/version":
             return self.send_body(200, json.dumps({"version": query.get("v", ["1"])[0]}).encode())
+        if path.startswith("/bad-header/"):
+            # Header fields pokestub cannot pass on, written raw (send_header would not write these).
+            kind = path.rsplit("/", 1)[1]
+            head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+            if kind == "many":
+                head += b"".join(b"X-Field-%d: %d\r\n" % (i, i) for i in range(10000))
+            elif kind == "bare-lf":
+                head += b"X-A: one\nX-Injected: two\r\n"
+            elif kind == "nul":
+                head += b"X-A: one\x00two\r\n"
+            elif kind == "bare-cr":
+                head += b"X-A: one\rtwo\r\n"
+            self.wfile.write(head + b"\r\n{}")
+            self.wfile.flush()
+            self.close_connection = True
+            return
         if path == "/large.txt":
             return self.send_body(200, ("line\n" * 20000).encode(), content_type="text/plain")
         return self.send_body(404, b"{\"detail\": \"Not found.\"}")
