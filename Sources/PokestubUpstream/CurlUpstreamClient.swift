@@ -59,11 +59,11 @@ public final class CurlUpstreamClient: UpstreamClient {
     public init(configuration: CurlUpstreamConfiguration = CurlUpstreamConfiguration(), logger: Logger = .disabled) {
         self.configuration = configuration
         self.logger = logger
-        queue = CurlJobQueue()
+        queue = CurlJobQueue(routeLimit: configuration.routeLimit)
     }
 
     deinit {
-        _ = queue.close(wakeups: configuration.workers)
+        _ = queue.close()
     }
 
     /// `curl_global_init`, once per process, before the first handle exists: at the first request, not at
@@ -100,10 +100,24 @@ public final class CurlUpstreamClient: UpstreamClient {
             _ = CurlUpstreamClient.globalInit
             for number in 0..<configuration.workers { startWorker(number) }
         }
-        let job = CurlJob(request: request, completion: completion)
-        if !queue.push(job) {
+        let timeout = configuration.timeoutMilliseconds
+        let job = CurlJob(request: request, timeoutMilliseconds: timeout, completion: completion)
+        guard let id = queue.push(job) else {
             completion(
                 .failure(UpstreamError(kind: .failed, url: request.url, message: "the upstream client was shut down")))
+            return
+        }
+        // Still queued at its deadline: every worker was busy, or busy with its route, for the whole timeout.
+        let queue = self.queue
+        let workers = configuration.workers
+        DispatchQueue.global().asyncAfter(deadline: job.deadline) {
+            guard let expired = queue.expire(id) else { return }
+            expired.completion(
+                .failure(
+                    UpstreamError(
+                        kind: .timedOut, url: request.url,
+                        message: "no upstream worker was free within \(timeout) ms (\(workers) workers, at most "
+                            + "\(queue.routeLimit) per upstream path)")))
         }
     }
 
@@ -116,7 +130,7 @@ public final class CurlUpstreamClient: UpstreamClient {
             if case .running = state { return true }
             return false
         }
-        for job in queue.close(wakeups: configuration.workers) {
+        for job in queue.close() {
             job.completion(
                 .failure(
                     UpstreamError(kind: .failed, url: job.request.url, message: "the upstream client was shut down")))
@@ -134,8 +148,16 @@ public final class CurlUpstreamClient: UpstreamClient {
         let thread = Thread {
             let worker = CurlWorker(configuration: configuration)
             while let job = queue.pop() {
-                let result = worker.perform(job.request)
-                counters.record(transfers: 1, connections: worker.lastConnectionCount)
+                let remaining = job.remainingMilliseconds
+                let result =
+                    remaining > 0
+                    ? worker.perform(job.request, timeoutMilliseconds: remaining)
+                    : .failure(
+                        UpstreamError(
+                            kind: .timedOut, url: job.request.url,
+                            message: "no upstream worker was free within \(configuration.timeoutMilliseconds) ms"))
+                queue.finish(job)
+                if remaining > 0 { counters.record(transfers: 1, connections: worker.lastConnectionCount) }
                 job.completion(result)
             }
             worker.close()

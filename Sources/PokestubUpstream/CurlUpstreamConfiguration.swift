@@ -3,7 +3,8 @@ public struct CurlUpstreamConfiguration: Sendable, Equatable {
     /// The longest wait for a connection (TCP and TLS), in milliseconds (`CURLOPT_CONNECTTIMEOUT_MS`).
     /// Config key `upstreamConnectTimeoutMs`, default 5,000.
     public var connectTimeoutMilliseconds: Int
-    /// The longest a whole exchange may take, connection included, in milliseconds (`CURLOPT_TIMEOUT_MS`).
+    /// The longest a request may wait for its upstream answer, in milliseconds: the wait for a free worker
+    /// and the whole exchange, connection included (`CURLOPT_TIMEOUT_MS` is what is left after the wait).
     /// Config key `upstreamTimeoutMs`, default 30,000.
     public var timeoutMilliseconds: Int
     /// Worker threads, each with its own libcurl easy handle and so its own reused connections: the most
@@ -11,6 +12,10 @@ public struct CurlUpstreamConfiguration: Sendable, Equatable {
     public var workers: Int
     /// The largest decoded response body accepted, in bytes; a larger one fails with 502. Default 256 MiB.
     public var maxResponseBytes: Int
+    /// The most exchanges with one upstream path (scheme, host, port and path, not the query) at once: half
+    /// the workers, at least 1. An upstream path that never answers holds that many workers until the timeout,
+    /// and the other half still serve every other path.
+    public var routeLimit: Int { max(1, workers / 2) }
 
     /// Creates a configuration.
     ///

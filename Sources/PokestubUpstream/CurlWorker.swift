@@ -43,15 +43,20 @@ final class CurlWorker {
 
     /// Performs one exchange.
     ///
-    /// - Parameter request: What to send.
+    /// - Parameters:
+    ///   - request: What to send.
+    ///   - timeoutMilliseconds: The longest the exchange may take (`CURLOPT_TIMEOUT_MS`): what is left of the
+    ///     upstream timeout after the request waited for a worker.
     /// - Returns: The response with its body decoded, or why there is none.
-    func perform(_ request: UpstreamRequest) -> Result<UpstreamResponse, UpstreamError> {
-        let result = performOnce(request)
+    func perform(_ request: UpstreamRequest, timeoutMilliseconds: Int) -> Result<UpstreamResponse, UpstreamError> {
+        let result = performOnce(request, timeoutMilliseconds: timeoutMilliseconds)
         if case .failure = result { replaceHandle() }
         return result
     }
 
-    private func performOnce(_ request: UpstreamRequest) -> Result<UpstreamResponse, UpstreamError> {
+    private func performOnce(
+        _ request: UpstreamRequest, timeoutMilliseconds: Int
+    ) -> Result<UpstreamResponse, UpstreamError> {
         lastConnectionCount = 0
         guard let handle else {
             return .failure(UpstreamError(kind: .failed, url: request.url, message: "curl_easy_init failed"))
@@ -79,8 +84,10 @@ final class CurlWorker {
         check(pokestub_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(pokestub_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         check(pokestub_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1))
-        check(pokestub_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeoutMilliseconds))
-        check(pokestub_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, configuration.timeoutMilliseconds))
+        check(
+            pokestub_curl_setopt_long(
+                handle, CURLOPT_CONNECTTIMEOUT_MS, min(configuration.connectTimeoutMilliseconds, timeoutMilliseconds)))
+        check(pokestub_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds))
         check(pokestub_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
         check(pokestub_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
         check(pokestub_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))

@@ -348,10 +348,11 @@ struct RecordReplayTests {
         defer { server.stop() }
         let stub = #"{"request": {"url": "/local"}, "response": {"status": 200, "body": "here"}}"#
         #expect(try await server.admin("POST", "/mappings", json: stub).0 == 201)
-        // Clients of this test's own, so the test's other traffic cannot queue these requests behind others.
+        // Clients of this test's own, so the test's other traffic cannot queue these requests behind others;
+        // 8 workers allow the 4 held ones on one path at once.
         let heldClient = CurlUpstreamClient(
             configuration: CurlUpstreamConfiguration(
-                connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: 40_000, workers: 4))
+                connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: 40_000, workers: 8))
         let localClient = CurlUpstreamClient(
             configuration: CurlUpstreamConfiguration(
                 connectTimeoutMilliseconds: 2_000, timeoutMilliseconds: 10_000, workers: 1))

@@ -28,7 +28,7 @@ extension ConfigurationKey {
             "upstream connect timeout, in milliseconds"),
         .integer(
             "upstreamTimeoutMs", \.upstreamTimeoutMilliseconds, in: 1...3_600_000, placeholder: "MS",
-            "upstream total timeout per request, in milliseconds"),
+            "upstream total timeout per request, in milliseconds, the wait for a free worker included"),
         .boolean(
             "rewriteUpstreamLinks", \.rewriteUpstreamLinks, "point upstream links in served bodies at this server"),
         .list(
