@@ -33,7 +33,7 @@ enum CheckCommand {
         let configuration: Configuration
         do {
             configuration = try Configuration.resolve(
-                configFile: parsed.options["config"], environment: environment, flags: [:]
+                configFile: parsed.options["config"], environment: environment, flags: [:], readingAdminToken: false
             ).0
         } catch {
             throw CommandFailure(status: .configuration, message: error.description)

@@ -36,7 +36,7 @@ enum ImportCommand {
         do {
             configuration = try Configuration.resolve(
                 configFile: parsed.options["config"], environment: environment,
-                flags: parsed.options["stubs"].map { ["stubs": $0] } ?? [:]
+                flags: parsed.options["stubs"].map { ["stubs": $0] } ?? [:], readingAdminToken: false
             ).0
         } catch {
             throw CommandFailure(status: .configuration, message: error.description)

@@ -1,7 +1,7 @@
 import Foundation
 import PokestubCore
 
-/// The `pokestub` command: dispatches to `serve`, `check` or `import`, prints help and version, and maps failures to
+/// The `pokestub` command: dispatches to `serve`, `check`, `import` or `make-token`, prints help and version, and maps failures to
 /// exit statuses in one place.
 enum PokestubCommand {
     static let usage = """
@@ -11,6 +11,7 @@ enum PokestubCommand {
           pokestub serve [options]     answer HTTP requests from stubs (see pokestub serve --help)
           pokestub check [DIR]         validate a stub folder and report problems as path:line: message
           pokestub import FILE.har     turn a HAR capture into stubs as recording would (--stubs, --dry-run)
+          pokestub make-token FILE     make an admin token file unless there is one (--group GROUP)
           pokestub --version           print the version
           pokestub --help              print this help
 
@@ -29,6 +30,8 @@ enum PokestubCommand {
                 return try CheckCommand.run(arguments: rest, environment: environment)
             case "import":
                 return try ImportCommand.run(arguments: rest, environment: environment)
+            case "make-token":
+                return try MakeTokenCommand.run(arguments: rest)
             case "--version", "version":
                 Console.out(PokestubVersion.current)
                 return .success

@@ -33,7 +33,9 @@ enum ServeCommand {
         writing. Upstream refused or unreachable gives 502, a timeout 504.
 
         Under systemd: speaks the notify protocol (READY, RELOADING, STOPPING, STATUS) when
-        NOTIFY_SOCKET is set, and serves on the socket passed through LISTEN_FDS (socket activation).
+        NOTIFY_SOCKET is set, serves on the socket passed through LISTEN_FDS (socket activation), and
+        without --admin-token or --admin-token-file reads the admin token from the credential
+        admin-token ($CREDENTIALS_DIRECTORY/admin-token, LoadCredential=) when there is one.
 
         Standard output: once serving, one line that scripts may wait for and parse (a stable interface):
           pokestub listening on http://HOST:PORT (N stubs from DIR, mode MODE)

@@ -1,6 +1,12 @@
 import Foundation
 import PokestubCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension Configuration {
     /// Resolves the configuration from its four layers: defaults < config file < environment < flags.
     ///
@@ -9,12 +15,16 @@ extension Configuration {
     ///     file, and without that `./config.json` is used when it exists.
     ///   - environment: The process environment (inject it in tests).
     ///   - flags: Values from the command line by key (`["port": "0"]`).
-    ///   - workingDirectory: Where `./config.json` is looked for.
+    ///   - workingDirectory: Where `./config.json` is looked for, and what a relative `adminTokenFile` is
+    ///     relative to.
+    ///   - readingAdminToken: Whether to read ``adminToken`` from ``adminTokenFile``, or from the systemd
+    ///     credential `admin-token` when neither is set (what `serve` needs; `check` and `import` skip it).
     /// - Returns: The configuration and the config file used, if any.
-    /// - Throws: ``ConfigurationError`` naming the key, or the file when it is missing or not valid JSON.
+    /// - Throws: ``ConfigurationError`` naming the key, or the file when it is missing or not valid JSON, or
+    ///   the token file when it cannot be used (``AdminTokenFile/read(_:)``).
     public static func resolve(
         configFile: String?, environment: [String: String], flags: [String: String],
-        workingDirectory: String = FileManager.default.currentDirectoryPath
+        workingDirectory: String = FileManager.default.currentDirectoryPath, readingAdminToken: Bool = true
     ) throws(ConfigurationError) -> (Configuration, configFile: String?) {
         var configuration = Configuration()
         var path = configFile ?? environment["POKESTUB_CONFIG"]
@@ -38,7 +48,51 @@ extension Configuration {
                 try configuration.set(key, toText: value, from: "--" + Configuration.flagName(for: key))
             }
         }
+        guard readingAdminToken else { return (configuration, path) }
+        func origin(of key: String) -> String {
+            if flags[key] != nil { return "--" + Configuration.flagName(for: key) }
+            let variable = Configuration.environmentVariable(for: key)
+            return environment[variable] != nil ? variable : path ?? "config.json"
+        }
+        try configuration.readAdminToken(
+            environment: environment, workingDirectory: workingDirectory, origin: origin(of:))
         return (configuration, path)
+    }
+
+    /// Sets ``adminToken`` from ``adminTokenFile``, or, when neither is set, from the systemd credential
+    /// ``AdminTokenFile/credentialName`` in `$CREDENTIALS_DIRECTORY` when the service manager passed one
+    /// (systemd.exec(5), `LoadCredential=`).
+    ///
+    /// - Throws: ``ConfigurationError`` naming the key and the file when both keys are set or the file is not a
+    ///   good token file (``AdminTokenFile/read(_:)``).
+    private mutating func readAdminToken(
+        environment: [String: String], workingDirectory: String, origin: (String) -> String
+    ) throws(ConfigurationError) {
+        if let file = adminTokenFile {
+            guard adminToken == nil else {
+                throw ConfigurationError(
+                    key: "adminTokenFile", origin: origin("adminTokenFile"),
+                    message: "adminToken is set too (from \(origin("adminToken"))); set one of them")
+            }
+            let path = file.hasPrefix("/") ? file : (workingDirectory as NSString).appendingPathComponent(file)
+            do { adminToken = try AdminTokenFile.read(path) } catch {
+                throw ConfigurationError(
+                    key: "adminTokenFile", origin: origin("adminTokenFile"), message: error.description)
+            }
+            return
+        }
+        guard adminToken == nil, let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
+            return
+        }
+        let path = (directory as NSString).appendingPathComponent(AdminTokenFile.credentialName)
+        // A service without that credential has none of this file; anything else at the path is read and checked.
+        var status = stat()
+        guard lstat(path, &status) == 0 || errno != ENOENT else { return }
+        do { adminToken = try AdminTokenFile.read(path) } catch {
+            throw ConfigurationError(
+                key: "adminToken", origin: "the systemd credential \(AdminTokenFile.credentialName)",
+                message: error.description)
+        }
     }
 
     /// The flag for a key: `journal.maxEntries` gives `journal-max-entries`.

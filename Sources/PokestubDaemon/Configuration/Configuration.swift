@@ -54,6 +54,9 @@ public struct Configuration: Sendable, Equatable {
     public var globalResponseTemplating = false
     /// The bearer token admin requests must carry (`Authorization: Bearer …`), or `nil`.
     public var adminToken: String?
+    /// The file ``Configuration/resolve(configFile:environment:flags:workingDirectory:)`` reads ``adminToken``
+    /// from (``AdminTokenFile``), or `nil`. Setting both is refused.
+    public var adminTokenFile: String?
     /// Whether the admin API may be served off loopback without a token (loudly warned about).
     public var adminAllowUnauthenticated = false
     /// Whether `POST /__admin/shutdown` may stop the daemon (with the admin token when one is set; never through

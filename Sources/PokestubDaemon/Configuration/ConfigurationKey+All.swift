@@ -48,7 +48,7 @@ extension ConfigurationKey {
             "globalResponseTemplating", \.globalResponseTemplating, isSwitch: true,
             note: "only stubs with `\"transformers\": [\"response-template\"]`",
             "render every stub's response as a WireMock response template (Handlebars)"),
-        adminToken,
+        adminToken, adminTokenFile,
         .boolean(
             "adminAllowUnauthenticated", \.adminAllowUnauthenticated, isSwitch: true,
             "serve an open admin API off loopback anyway (warned about)"),
@@ -174,16 +174,27 @@ extension ConfigurationKey {
 
     private static let adminToken = ConfigurationKey(
         "adminToken", kind: .string, placeholder: "TOKEN", defaultNote: "required off loopback",
-        "bearer token the admin API requires (prefer $POKESTUB_ADMIN_TOKEN: flags show in ps); required when "
-            + "--host is not loopback",
+        "bearer token the admin API requires (prefer --admin-token-file or $POKESTUB_ADMIN_TOKEN: flags show "
+            + "in ps); required when --host is not loopback",
         read: { $0.adminToken.map(JSONValue.string) ?? .null },
         write: { configuration, input throws(ConfigurationError) in
             let token = try input.text()
-            guard token.count >= 16, !token.contains(where: { $0.isWhitespace }) else {
-                throw input.fail(
-                    "must be at least 16 characters without spaces (use a random one, e.g. openssl rand -hex 32)")
-            }
+            if let problem = Configuration.tokenProblem(token) { throw input.fail(problem) }
             configuration.adminToken = token
+        })
+
+    private static let adminTokenFile = ConfigurationKey(
+        "adminTokenFile", kind: .string, placeholder: "PATH",
+        defaultNote: "under systemd, the credential `admin-token` if there is one",
+        "read the admin token from this file (relative to the working directory; not writable by group or "
+            + "others); without this or adminToken, $CREDENTIALS_DIRECTORY/admin-token is read if present",
+        read: { $0.adminTokenFile.map(JSONValue.string) ?? .null },
+        write: { configuration, input throws(ConfigurationError) in
+            let path = try input.text()
+            guard !path.isEmpty, !path.hasSuffix("/"), !path.contains("\0") else {
+                throw input.fail("must be a file path, not \(path.debugDescription)")
+            }
+            configuration.adminTokenFile = path
         })
 
     private static let adminPort = ConfigurationKey(
