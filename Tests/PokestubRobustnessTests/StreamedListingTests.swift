@@ -67,4 +67,44 @@ struct StreamedListingTests {
             #expect(grown < bytes / 2, "peak RSS grew by \(grown) bytes for a \(bytes)-byte listing")
         }
     }
+
+    @Test(
+        "GET /__admin/requests of 24 events with 1 MiB bodies is streamed too: peak memory grows by a few pieces, not the answer",
+        .enabled(if: ResidentMemory.isAvailable, "needs Linux's /proc"))
+    func fewLargeEvents() async throws {
+        try await HostileServer.with { server in
+            let body = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for number in 0..<24 {
+                server.engine.journal.append(
+                    ServeEvent(
+                        receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/big/\(number)", body: body),
+                        stub: nil, responseStatus: 404, durationMilliseconds: 0))
+            }
+            try ResidentMemory.resetPeak()
+            let before = try #require(ResidentMemory.peakBytes())
+            let port = server.server.port
+            let summary = try await onOwnThread { try Self.summary(of: "http://127.0.0.1:\(port)/__admin/requests") }
+            let peak = try #require(ResidentMemory.peakBytes())
+            #expect(summary["chunked"] == .bool(true))
+            #expect(summary["count"] == .integer(Int64(server.engine.journal.count)))
+            let bytes = try #require(summary["bytes"]?.intValue)
+            // Built whole (fewer than 100 events were), the answer and its JSON tree took about 3 times its size.
+            let grown = peak - before
+            #expect(grown < bytes / 2, "peak RSS grew by \(grown) bytes for a \(bytes)-byte listing")
+        }
+    }
+
+    @Test("a streamed listing's pieces hold at most 64 events or 1 MiB of bodies, and a larger event alone")
+    func pieces() {
+        func events(_ sizes: [Int]) -> [ServeEvent] {
+            sizes.map {
+                ServeEvent(
+                    receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/", body: Data(count: $0)),
+                    stub: nil, responseStatus: 404, durationMilliseconds: 0)
+            }
+        }
+        #expect(AdminAPI.listingPieces(events(Array(repeating: 0, count: 130))) == [0..<64, 64..<128, 128..<130])
+        #expect(AdminAPI.listingPieces(events([600_000, 600_000, 2 << 20, 10, 10])) == [0..<1, 1..<2, 2..<3, 3..<5])
+        #expect(AdminAPI.listingPieces([]) == [])
+    }
 }

@@ -28,19 +28,17 @@ extension AdminAPI {
         try charged(bodyBytes: AdminAPI.bodyBytes(events), events: events.count, build)
     }
 
-    /// A streamed answer about `events`, `perPiece` a piece, charged the cost of its largest piece for as
-    /// long as it is sent: only one piece exists at a time.
+    /// A streamed answer about `events`, sent one of `pieces` at a time, charged the cost of its largest piece
+    /// for as long as it is sent: only one piece exists at a time.
     func chargedStream(
-        _ events: [ServeEvent], perPiece: Int, _ build: () -> HTTPResponse
+        _ events: [ServeEvent], pieces: [Range<Int>], _ build: () -> HTTPResponse
     ) throws(AdminError) -> HTTPResponse {
         guard let memory else { return build() }
-        var largest = 0
-        var start = 0
-        while start < events.count {
-            largest = max(largest, AdminAPI.bodyBytes(events[start..<min(start + perPiece, events.count)]))
-            start += perPiece
+        let largest = pieces.map {
+            MemoryBudget.answerCost(bodyBytes: AdminAPI.bodyBytes(events[$0]), events: $0.count)
         }
-        let charge = try chargeAnswer(MemoryBudget.answerCost(bodyBytes: largest, events: perPiece), in: memory)
+        .max()
+        let charge = try chargeAnswer(largest ?? MemoryBudget.answerCost(bodyBytes: 0, events: 0), in: memory)
         let response = build()
         response.stream?.hold(charge)
         return response

@@ -80,13 +80,19 @@ extension AdminAPI {
         case "har"?:
             let export = HARExport(options: recordings?.options ?? RecordingOptions(), baseURL: baseURL)
             let oldestFirst = Array(events.reversed())
-            return try chargedStream(oldestFirst, perPiece: HARExport.entriesPerPiece) {
+            let pieces = stride(from: 0, to: oldestFirst.count, by: HARExport.entriesPerPiece).map {
+                $0..<min($0 + HARExport.entriesPerPiece, oldestFirst.count)
+            }
+            return try chargedStream(oldestFirst, pieces: pieces) {
                 export.streamedLog(oldestFirst)
             }
         case let other?:
             throw .badRequest("Invalid parameter format", "expected json or har, got \(other.debugDescription)")
         }
-        guard events.count > AdminAPI.streamedListingThreshold else {
+        guard
+            events.count > AdminAPI.streamedListingThreshold
+                || AdminAPI.bodyBytes(events) > AdminAPI.streamedListingPieceBytes
+        else {
             return try charged(events) {
                 .json(
                     .object([
@@ -96,26 +102,50 @@ extension AdminAPI {
                     ]))
             }
         }
-        return try chargedStream(events, perPiece: AdminAPI.streamedListingPiece) {
-            AdminAPI.streamedListing(of: events, baseURL: baseURL, total: total, journalDisabled: !journal.isEnabled)
+        let pieces = AdminAPI.listingPieces(events)
+        return try chargedStream(events, pieces: pieces) {
+            AdminAPI.streamedListing(
+                of: events, pieces: pieces, baseURL: baseURL, total: total, journalDisabled: !journal.isEnabled)
         }
     }
 
-    /// Listings of more serve events than this are streamed (``streamedListing(of:baseURL:total:journalDisabled:)``).
+    /// Listings of more serve events than this, or of more body bytes than ``streamedListingPieceBytes``, are
+    /// streamed (``streamedListing(of:pieces:baseURL:total:journalDisabled:)``).
     static let streamedListingThreshold = 100
 
-    /// Serve events in one piece of a streamed listing.
+    /// The most serve events in one piece of a streamed listing.
     static let streamedListingPiece = 64
 
-    /// `{"requests": [...], "meta": {"total"}, "requestJournalDisabled"}` made while it is sent, 64 events a
-    /// piece: a full journal's listing was a 157 MB answer built whole, with a 580 MB peak (the JSON tree and its
-    /// text), and three at once reached 915 MB. Streamed, memory holds the events' snapshot (which shares
-    /// their bodies with the journal) and one piece.
+    /// The most request and response body bytes in one piece of a streamed listing, 1 MiB, unless a single
+    /// event holds more: it is then a piece of its own.
+    static let streamedListingPieceBytes = 1 << 20
+
+    /// The pieces of a streamed listing of `events`: consecutive runs of at most ``streamedListingPiece``
+    /// events whose bodies hold at most ``streamedListingPieceBytes`` (an event holding more is alone).
+    package static func listingPieces(_ events: [ServeEvent]) -> [Range<Int>] {
+        var pieces: [Range<Int>] = []
+        var start = 0
+        var bytes = 0
+        for (index, event) in events.enumerated() {
+            let size = event.request.body.count + event.responseBodyBytes
+            if index > start && (index - start == streamedListingPiece || bytes + size > streamedListingPieceBytes) {
+                pieces.append(start..<index)
+                start = index
+                bytes = 0
+            }
+            bytes += size
+        }
+        if start < events.count { pieces.append(start..<events.count) }
+        return pieces
+    }
+
+    /// `{"requests": [...], "meta": {"total"}, "requestJournalDisabled"}` made while it is sent, one piece of
+    /// `pieces` at a time: memory holds the events' snapshot (which shares their bodies with the journal) and
+    /// one piece's JSON, however large the journal or its bodies.
     static func streamedListing(
-        of events: [ServeEvent], baseURL: String, total: Int, journalDisabled: Bool
+        of events: [ServeEvent], pieces: [Range<Int>], baseURL: String, total: Int, journalDisabled: Bool
     ) -> HTTPResponse {
-        let perPiece = streamedListingPiece
-        let eventPieces = (events.count + perPiece - 1) / perPiece
+        let eventPieces = pieces.count
         var response = HTTPResponse(
             status: 200, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]))
         response.stream = ResponseStream(count: eventPieces + 2) { index in
@@ -130,8 +160,7 @@ extension AdminAPI {
                 return text
             }
             var data = Data()
-            let start = (index - 1) * perPiece
-            for position in start..<min(start + perPiece, events.count) {
+            for position in pieces[index - 1] {
                 if position > 0 { data.append(UInt8(ascii: ",")) }
                 data.append(events[position].json(baseURL: baseURL).serialized())
             }
