@@ -66,10 +66,29 @@ struct RawResponse: Sendable {
         let statusLine = head.split(separator: "\r\n").first ?? ""
         status =
             statusLine.hasPrefix("HTTP/1.") ? Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 : 0
-        body = Array(bytes[(end + 4)...])
         headers = head.split(separator: "\r\n").dropFirst().compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
+        let raw = Array(bytes[(end + 4)...])
+        let chunked = headers.contains {
+            $0.0.lowercased() == "transfer-encoding" && $0.1.lowercased() == "chunked"
+        }
+        body = chunked ? RawResponse.dechunked(raw) : raw
+    }
+
+    /// A chunked body's data (RFC 9112 §7.1), as far as it arrived whole; chunk extensions and trailers left out.
+    static func dechunked(_ raw: [UInt8]) -> [UInt8] {
+        var data: [UInt8] = []
+        var index = 0
+        while let lineEnd = (index..<max(index, raw.count - 1)).first(where: { raw[$0] == 13 && raw[$0 + 1] == 10 }) {
+            let sizeText = String(decoding: raw[index..<lineEnd], as: UTF8.self).prefix { $0 != ";" }
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size > 0,
+                lineEnd + 2 + size <= raw.count
+            else { break }
+            data += raw[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            index = lineEnd + 2 + size + 2
+        }
+        return data
     }
 }
