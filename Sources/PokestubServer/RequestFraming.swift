@@ -131,21 +131,13 @@ enum RequestFraming {
                     index += 1
                     continue
                 }
-                guard index + 2 < end, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                guard index + 2 < end, let high = PercentDecoding.hexValue(bytes[index + 1]),
+                    let low = PercentDecoding.hexValue(bytes[index + 2])
                 else { return "has a % without two hex digits after it" }
                 if high == 0 && low == 0 { return "encodes NUL (%00)" }
                 index += 3
             }
             return nil
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 

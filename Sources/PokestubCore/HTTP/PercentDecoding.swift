@@ -1,5 +1,5 @@
 /// Percent-decoding of URL components (RFC 3986 §2.1), done exactly once.
-enum PercentDecoding {
+package enum PercentDecoding {
     /// Decodes `%XX` escapes to bytes and reads the result as UTF-8.
     ///
     /// - Parameters:
@@ -63,7 +63,8 @@ enum PercentDecoding {
         return (high << 4 | low, utf8.index(after: second))
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hex digit (RFC 3986 §2.1 `HEXDIG`, either case), or `nil`.
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
