@@ -338,6 +338,30 @@ struct ImportCommandTests {
         #expect(again.stdout.contains("would write 0 of 2 mappings"))
     }
 
+    /// The loader's rules run before anything is written: an entry whose stub `check` and `serve` would refuse
+    /// stops the import whole.
+    @Test(
+        "an entry whose stub would not load exits 65 naming the entry, and writes nothing",
+        arguments: [
+            (#""method": "GET""#, #""method": "GE\r\nT""#),
+            (#""value": "application/json"}, {"name": "Date""#, #""value": "a\r\nX-Evil: 1"}, {"name": "Date""#),
+        ])
+    func unloadableEntry(_ good: String, _ bad: String) async throws {
+        let folder = try TemporaryDirectory()
+        #expect(Self.har.contains(good))
+        let har = Self.har.replacingOccurrences(of: good, with: bad)
+        let file = try folder.write(har, to: "capture.har")
+        let stubs = folder.url.appendingPathComponent("stubs").path
+        for dryRun in [true, false] {
+            let result = try await PokestubProcess.run(
+                ["import", file.path, "--stubs", stubs] + (dryRun ? ["--dry-run"] : []))
+            #expect(result.status == 65, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("entry 0:"), "\(result.stderr)")
+            #expect(result.stderr.contains("would not load"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: stubs))
+    }
+
     @Test("a file that is not a HAR log exits 65 naming what is wrong")
     func notHAR() async throws {
         let folder = try TemporaryDirectory()

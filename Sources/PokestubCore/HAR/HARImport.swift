@@ -57,7 +57,8 @@ public struct HARImport: Sendable {
     /// What importing `data` into the stub folder `root` writes: one recording per distinct request, in the
     /// order of their last entries, each with how it compares with the disk.
     ///
-    /// - Throws: ``HARImportError``.
+    /// - Throws: ``HARImportError``, also for an entry whose stub the loader would refuse, checked by the rules
+    ///   recording uses (``RecordingPersistence/validate(_:mappingData:path:)``).
     public func plan(_ data: Data, root: URL) throws(HARImportError) -> [Planned] {
         let recorder = Recorder(options: options)
         let writer = RecordingWriter(root: root)
@@ -67,6 +68,14 @@ public struct HARImport: Sendable {
             guard let (request, response) = exchange else { continue }
             let recording = recorder.recording(of: request, response: response)
             let path = recording.fileName.mappingPath
+            // The loader's rules, before anything is written: an entry that would not load (a CR or LF in its
+            // method or a header field, say) stops the import whole, so nothing written is refused by
+            // `check` or `serve`.
+            do {
+                try RecordingPersistence.validate(recording, mappingData: recording.mappingData, path: path)
+            } catch {
+                throw HARImportError("entry \(index): \(error.message)")
+            }
             if byPath[path] != nil { order.removeAll { $0 == path } }
             order.append(path)
             let onDisk = writer.fingerprintOnDisk(of: recording)
