@@ -152,7 +152,7 @@ struct RecordReplayTests {
         "an upstream answer whose header fields cannot be passed on gets 502 naming why, journaled, nothing written",
         arguments: [
             ("many", "more than 500 header fields"), ("bare-lf", "does not end in crlf"),
-            ("nul", "nul"), ("bare-cr", "nul, cr or lf"),
+            ("nul", "nul"), ("bare-cr", "nul, cr or lf|carriage return"),
         ])
     func unpassableHeaderFields(_ kind: String, _ reason: String) async throws {
         let folder = try TemporaryDirectory.stubRoot()
@@ -164,8 +164,10 @@ struct RecordReplayTests {
             let answer = try await server.send("GET", "/bad-header/\(kind)")
             #expect(answer.status == 502, "\(mode) \(kind): \(String(decoding: answer.body, as: UTF8.self))")
             let message = try JSONValue.parse(answer.body)["message"]?.stringValue ?? ""
-            // libcurl refuses a NUL itself ("Nul byte in header"), pokestub the rest.
-            #expect(message.lowercased().contains(reason), "\(mode) \(kind): \(message)")
+            // libcurl refuses a NUL itself ("Nul byte in header"), and curl 8 a bare CR too ("carriage return
+            // found in header"); pokestub the rest.
+            let reasons = reason.split(separator: "|")
+            #expect(reasons.contains { message.lowercased().contains($0) }, "\(mode) \(kind): \(message)")
             #expect(!answer.headers.contains("X-Injected"))
             let (_, journal) = try await server.admin("GET", "/requests")
             let statuses = journal["requests"].flatMap { value -> [JSONValue]? in
