@@ -118,7 +118,10 @@ public final class PokestubDaemon: Sendable {
             journalMaxBodyBytes: configuration.journalMaxBodyBytes,
             journalMaxResponseBodyBytes: configuration.journalMaxResponseBodyBytes,
             journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes,
-            maxMemoryBytes: configuration.limits.maxMemoryBytes, mode: configuration.mode,
+            maxMemoryBytes: configuration.limits.maxMemoryBytes,
+            templateLimits: TemplateLimits(
+                maxSteps: configuration.limits.maxTemplateSteps, maxBytes: configuration.limits.maxResponseBytes),
+            mode: configuration.mode,
             upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
             rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,
             adminAccess: access, allowsShutdown: configuration.adminAllowShutdown,

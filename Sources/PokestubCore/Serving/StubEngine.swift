@@ -33,6 +33,9 @@ public final class StubEngine: HTTPHandler {
     public let settings = ServeSettings()
     /// What `POST /__admin/shutdown` calls; `pokestub serve` installs the handler that stops it.
     public let shutdown: ShutdownTrigger
+    /// The work a request's response templates may do (config `limits.maxTemplateSteps` and
+    /// `limits.maxResponseBytes`).
+    public let templateLimits: TemplateLimits
     private let nearMisses = NearMissCache()
     let logger: Logger
 
@@ -48,6 +51,8 @@ public final class StubEngine: HTTPHandler {
     ///     (``JournalBodyBudget``).
     ///   - maxMemoryBytes: The most bytes journals, runtime stubs and admin answers hold together
     ///     (``MemoryBudget``, config `limits.maxMemoryBytes`).
+    ///   - templateLimits: The work a request's response templates may do: steps, and the largest string they
+    ///     may make in bytes (``TemplateLimits``).
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
     ///   - upstream: The upstream base URL, e.g. `https://pokeapi.co` (config `upstream`).
     ///   - upstreamClient: Sends requests upstream; without one, forwarded requests get 502.
@@ -66,7 +71,8 @@ public final class StubEngine: HTTPHandler {
     public init(
         store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
         journalMaxResponseBodyBytes: Int = 64 << 20,
-        journalTotalBodyBytes: Int = 256 << 20, maxMemoryBytes: Int = 1 << 30, mode: ServeMode = .replay,
+        journalTotalBodyBytes: Int = 256 << 20, maxMemoryBytes: Int = 1 << 30,
+        templateLimits: TemplateLimits = TemplateLimits(), mode: ServeMode = .replay,
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
@@ -74,6 +80,7 @@ public final class StubEngine: HTTPHandler {
         adminBaseURL: String? = nil, logger: Logger = .disabled
     ) {
         self.adminAccess = adminAccess
+        self.templateLimits = templateLimits
         shutdown = ShutdownTrigger(isAllowed: allowsShutdown)
         self.store = store
         self.logger = logger
@@ -148,7 +155,9 @@ public final class StubEngine: HTTPHandler {
             }
             var response = match.response
             if let template = match.template {
-                response = template.render(response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL)
+                response = template.render(
+                    response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL, stub: match.stub,
+                    limits: templateLimits)
             }
             response =
                 linkRewriter?.rewrite(response, to: scope.linkBase, recordedFrom: match.recordedUpstream) ?? response

@@ -3,51 +3,79 @@
 /// Keys are sorted: pokestub's JSON values keep no member order.
 enum JacksonText {
     static func text(of value: JSONValue) -> String {
-        if case .array = value { return compact(value) }
+        text(of: value, limit: Int.max)!
+    }
+
+    /// The text, or `nil` as soon as it would be longer than `limit` bytes (an object's indentation grows
+    /// with its depth, so the text may be much longer than the JSON it was read from).
+    static func text(of value: JSONValue, limit: Int) -> String? {
         var output = ""
-        pretty(value, depth: 0, into: &output)
-        return output
-    }
-
-    static func compact(_ value: JSONValue) -> String {
-        switch value {
-        case .array(let items): return "[" + items.map(compact).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{" + members.keys.sorted().map { quoted($0) + ":" + compact(members[$0]!) }.joined(separator: ",")
-                + "}"
-        default: return scalar(value)
+        let complete: Bool
+        if case .array = value {
+            complete = compact(value, into: &output, limit: limit)
+        } else {
+            complete = pretty(value, depth: 0, into: &output, limit: limit)
         }
+        return complete ? output : nil
     }
 
-    private static func pretty(_ value: JSONValue, depth: Int, into output: inout String) {
+    /// Appends the compact text; `false` when it would pass `limit` bytes.
+    private static func compact(_ value: JSONValue, into output: inout String, limit: Int) -> Bool {
+        switch value {
+        case .array(let items):
+            output += "["
+            for (position, item) in items.enumerated() {
+                if position > 0 { output += "," }
+                guard compact(item, into: &output, limit: limit) else { return false }
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (position, key) in members.keys.sorted().enumerated() {
+                if position > 0 { output += "," }
+                output += quoted(key) + ":"
+                guard compact(members[key]!, into: &output, limit: limit) else { return false }
+            }
+            output += "}"
+        default:
+            output += scalar(value)
+        }
+        return output.utf8.count <= limit
+    }
+
+    /// Appends the pretty text; `false` when it would pass `limit` bytes.
+    private static func pretty(_ value: JSONValue, depth: Int, into output: inout String, limit: Int) -> Bool {
         switch value {
         case .object(let members):
             guard !members.isEmpty else {
                 output += "{ }"
-                return
+                return output.utf8.count <= limit
             }
             output += "{\n"
             let keys = members.keys.sorted()
             for (position, key) in keys.enumerated() {
+                guard output.utf8.count + 2 * (depth + 1) <= limit else { return false }
                 output += String(repeating: "  ", count: depth + 1) + quoted(key) + " : "
-                pretty(members[key]!, depth: depth + 1, into: &output)
+                guard pretty(members[key]!, depth: depth + 1, into: &output, limit: limit) else { return false }
                 output += position == keys.count - 1 ? "\n" : ",\n"
             }
+            guard output.utf8.count + 2 * depth <= limit else { return false }
             output += String(repeating: "  ", count: depth) + "}"
         case .array(let items):
             guard !items.isEmpty else {
                 output += "[ ]"
-                return
+                return output.utf8.count <= limit
             }
             output += "[ "
             for (position, item) in items.enumerated() {
                 if position > 0 { output += ", " }
-                pretty(item, depth: depth, into: &output)
+                guard pretty(item, depth: depth, into: &output, limit: limit) else { return false }
             }
             output += " ]"
         default:
             output += scalar(value)
         }
+        return output.utf8.count <= limit
     }
 
     private static func scalar(_ value: JSONValue) -> String {

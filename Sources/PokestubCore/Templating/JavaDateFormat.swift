@@ -66,6 +66,17 @@ struct JavaDateFormat: Sendable {
         return nil
     }
 
+    /// The most bytes ``string(from:in:)`` can make: each literal's bytes, and for each field its letter count
+    /// or 64 bytes (the longest number or name a field prints), whichever is more.
+    var longestText: Int {
+        parts.reduce(0) { total, part in
+            switch part {
+            case .literal(let text): total + text.utf8.count
+            case .field(_, let count): total + max(count, 64)
+            }
+        }
+    }
+
     private static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
         "November", "December",
@@ -82,7 +93,7 @@ struct JavaDateFormat: Sendable {
         let offsetSeconds = timeZone.secondsFromGMT(for: date)
         var output = ""
         func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(abs(value))
+            let digits = String(value.magnitude)
             return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         for part in parts {

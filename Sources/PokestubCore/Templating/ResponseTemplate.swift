@@ -39,30 +39,57 @@ public final class ResponseTemplate: Sendable {
     /// `response` rendered for `request`: templated header values and body put in, or a 500 naming what
     /// failed (`{"status": 500, "error": "response template failed", "message": "…"}`).
     ///
+    /// Every template of the answer renders within one ``TemplateLimits`` budget; a render that passes it is
+    /// answered `{"status": 500, "error": "response template passed its work budget", "stub": "…id…",
+    /// "message": "template of stub 'name' (…id…) passed its work budget at {{#each items}} (template line
+    /// 3): more than 2000000 steps (limits.maxTemplateSteps)"}`.
+    ///
     /// - Parameters:
     ///   - response: The stub's prepared response (with `Matched-Stub-Id`), without a body file's bytes.
     ///   - request: The request being answered.
     ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
-    public func render(_ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String) -> HTTPResponse {
+    ///   - stub: The stub being served, named in a budget overrun's answer.
+    ///   - limits: The work rendering may do.
+    public func render(
+        _ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String,
+        stub: ServeEvent.StubReference? = nil, limits: TemplateLimits = TemplateLimits()
+    ) -> HTTPResponse {
         let model = TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: parameters)
+        var budget = TemplateBudget(limits: limits)
         do {
-            return try render(response, model: model)
+            return try render(response, model: model, budget: &budget)
         } catch {
-            return .json(
-                .object([
-                    "status": .integer(500), "error": .string("response template failed"),
-                    "message": .string(error.message),
-                ]), status: 500)
+            guard error.isOverBudget else {
+                return .json(
+                    .object([
+                        "status": .integer(500), "error": .string("response template failed"),
+                        "message": .string(error.message),
+                    ]), status: 500)
+            }
+            var members: [String: JSONValue] = [
+                "status": .integer(500), "error": .string("response template passed its work budget"),
+                "message": .string(error.budgetMessage(stub: stub.map(ResponseTemplate.describe) ?? "(unknown)")),
+            ]
+            if let stub { members["stub"] = .string(stub.id.uuidString.lowercased()) }
+            return .json(.object(members), status: 500)
         }
     }
 
-    private func render(_ response: HTTPResponse, model: TemplateValue) throws(TemplateRenderError) -> HTTPResponse {
+    /// A stub as a budget overrun names it: `'name' (id)`, or its id alone.
+    private static func describe(_ stub: ServeEvent.StubReference) -> String {
+        let id = stub.id.uuidString.lowercased()
+        return stub.name.map { "\($0.debugDescription) (\(id))" } ?? id
+    }
+
+    private func render(
+        _ response: HTTPResponse, model: TemplateValue, budget: inout TemplateBudget
+    ) throws(TemplateRenderError) -> HTTPResponse {
         var result = response
         if let headers {
             for name in Set(headers.map { $0.name.lowercased() }) { result.headers.remove(name: name) }
             var added = HTTPHeaders()
             for (name, template) in headers {
-                let value = try template.render(model)
+                let value = try template.render(model, budget: &budget)
                 guard HTTPSyntax.isFieldValue(value) else {
                     throw TemplateRenderError("header \(name) rendered to a value with a control character")
                 }
@@ -72,16 +99,16 @@ public final class ResponseTemplate: Sendable {
             for field in result.headers { added.add(name: field.name, value: field.value) }
             result.headers = added
         }
-        if let body { result.body = ResponseBody(try body.render(model)) }
+        if let body { result.body = ResponseBody(try body.render(model, budget: &budget)) }
         if let bodyFileName {
-            let name = try bodyFileName.render(model)
+            let name = try bodyFileName.render(model, budget: &budget)
             let content: ResponseBody
             do { content = try bodyFiles.bodyFile(named: name).load() } catch {
                 throw TemplateRenderError("bodyFileName \(name.debugDescription): \(error.message)")
             }
             let template = try fileTemplate(named: name, content: content)
             if let template {
-                result.body = ResponseBody(try template.render(model))
+                result.body = ResponseBody(try template.render(model, budget: &budget))
             } else {
                 result.body = content
             }

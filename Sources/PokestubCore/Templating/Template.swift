@@ -25,9 +25,10 @@ public struct Template: Sendable {
         }
     }
 
-    /// Renders the template over a model.
-    func render(_ model: TemplateValue) throws(TemplateRenderError) -> String {
-        var renderer = TemplateRenderer(model: model)
+    /// Renders the template over a model, drawing from `budget`.
+    func render(_ model: TemplateValue, budget: inout TemplateBudget) throws(TemplateRenderError) -> String {
+        var renderer = TemplateRenderer(model: model, budget: budget)
+        defer { budget = renderer.budget }
         return try renderer.render(nodes)
     }
 
@@ -36,12 +37,17 @@ public struct Template: Sendable {
     /// - Parameters:
     ///   - request: The request being answered.
     ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
-    /// - Throws: ``TemplateRenderError``'s message as a `String` error when a helper fails.
-    public func render(for request: HTTPRequest, serverBaseURL: String = "http://127.0.0.1") throws -> String {
+    ///   - limits: The work rendering may do (``TemplateLimits``).
+    /// - Throws: ``TemplateFailure`` naming the mustache when a helper fails or the budget is passed.
+    public func render(
+        for request: HTTPRequest, serverBaseURL: String = "http://127.0.0.1", limits: TemplateLimits = TemplateLimits()
+    ) throws -> String {
+        var budget = TemplateBudget(limits: limits)
         do {
-            return try render(TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: nil))
+            let model = TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: nil)
+            return try render(model, budget: &budget)
         } catch {
-            throw TemplateFailure(message: error.message)
+            throw TemplateFailure(message: error.isOverBudget ? error.budgetMessage(stub: nil) : error.message)
         }
     }
 }

@@ -10,8 +10,8 @@ struct TemplateDate: Sendable {
 
     var text: String {
         switch format {
-        case "epoch": return String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-        case "unix": return String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        case "epoch": return TemplateDate.wholeText(date.timeIntervalSince1970 * 1000)
+        case "unix": return TemplateDate.wholeText(date.timeIntervalSince1970)
         case let pattern?: return JavaDateFormat(pattern).string(from: date, in: timeZone ?? TemplateDate.utc)
         case nil:
             guard let timeZone, timeZone.secondsFromGMT(for: date) != 0 else {
@@ -22,6 +22,12 @@ struct TemplateDate: Sendable {
     }
 
     static let utc = TimeZone(identifier: "UTC")!
+
+    /// `value` rounded down and printed as a whole number, held to `Int64`'s range (NaN prints as 0): a date
+    /// parsed from `epoch` or `unix` text may be far outside it.
+    private static func wholeText(_ value: Double) -> String {
+        String(TemplateNumber(value.rounded(.down), scale: 0).clampedInteger)
+    }
 
     /// Applies WireMock's `offset`: `'3 days'`, `'-2 hours'`, `'1 years'` (units: seconds, minutes, hours,
     /// days, months, years, singular or plural). `nil` when the text is not an offset.

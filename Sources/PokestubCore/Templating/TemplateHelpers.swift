@@ -23,95 +23,119 @@ enum TemplateHelpers {
     /// Names that may open a block besides the helpers above.
     static let blockNames: Set<String> = names.union(["if", "unless", "each", "with", "assign"])
 
+    /// Calls helper `name`, drawing what it reads and makes from `renderer`'s budget: text it reads takes
+    /// its bytes' steps, and a result whose size is known first is checked before it is made.
     static func call(
         _ name: String, parameters: [TemplateValue], hash: [String: TemplateValue], renderer: inout TemplateRenderer
     ) throws(TemplateRenderError) -> TemplateValue {
         let first = parameters.first ?? .null
-        func text(_ index: Int) -> String { index < parameters.count ? parameters[index].text : "" }
+        func text(_ index: Int) throws(TemplateRenderError) -> String {
+            index < parameters.count ? try renderer.text(of: parameters[index]) : ""
+        }
+        /// `result`, once its size is checked: for helpers whose result is at most three times what they read.
+        func made(_ result: String) throws(TemplateRenderError) -> TemplateValue {
+            try renderer.budget.make(bytes: result.utf8.count)
+            return .string(result)
+        }
         if stringHelpers.contains(name), !first.isTruthy {
-            return parameters.count > 1 ? .string(parameters[1].text) : .string("")
+            return parameters.count > 1 ? .string(try text(1)) : .string("")
         }
         switch name {
         case "now", "date", "parseDate":
-            return try dateHelper(name, parameters: parameters, hash: hash)
+            return try dateHelper(name, parameters: parameters, hash: hash, renderer: &renderer)
         case "jsonPath":
-            return try jsonPath(first, text(1), default: hash["default"])
+            return try jsonPath(first, try text(1), default: hash["default"], renderer: &renderer)
         case "randomValue":
-            return .string(try randomValue(hash: hash, random: &renderer.random))
+            return .string(try randomValue(hash: hash, renderer: &renderer))
         case "randomInt":
-            let lower = hash["lower"]?.number.map { Int($0.value) } ?? Int(Int32.min)
-            let upper = hash["upper"]?.number.map { Int($0.value) } ?? Int(Int32.max)
+            let lower = hash["lower"]?.number.map(\.clampedInteger) ?? Int(Int32.min)
+            let upper = hash["upper"]?.number.map(\.clampedInteger) ?? Int(Int32.max)
             guard lower < upper else { throw TemplateRenderError("randomInt needs lower < upper") }
             return .number(TemplateNumber(Int.random(in: lower..<upper, using: &renderer.random)))
         case "pickRandom":
             let choices = parameters.count == 1 ? first.elements.map(\.value) : parameters
+            try renderer.budget.step(choices.count)
             return choices.randomElement(using: &renderer.random) ?? .null
         case "math":
-            return try math(first, text(1), parameters.count > 2 ? parameters[2] : .null)
+            return try math(first, try text(1), parameters.count > 2 ? parameters[2] : .null)
         case "size":
             switch first {
-            case .string(let value): return .number(TemplateNumber(value.utf16.count))
+            case .string(let value):
+                try renderer.budget.process(bytes: value.utf8.count)
+                return .number(TemplateNumber(value.utf16.count))
             case .null: return .number(TemplateNumber(0))
-            default: return .number(TemplateNumber(first.elements.count))
+            default: return .number(TemplateNumber(first.elementCount))
             }
-        case "trim": return .string(first.text.trimmingCharacters(in: .whitespacesAndNewlines))
-        case "upper": return .string(first.text.uppercased())
-        case "lower": return .string(first.text.lowercased())
+        case "trim": return try made(try text(0).trimmingCharacters(in: .whitespacesAndNewlines))
+        case "upper": return try made(try text(0).uppercased())
+        case "lower": return try made(try text(0).lowercased())
         case "capitalize":
-            return .string(
-                first.text.split(separator: " ", omittingEmptySubsequences: false).map {
+            return try made(
+                try text(0).split(separator: " ", omittingEmptySubsequences: false).map {
                     $0.prefix(1).uppercased() + $0.dropFirst()
                 }.joined(separator: " "))
         case "capitalizeFirst":
             // Java's StringUtils.capitalize: the first code point in title case (a single-scalar mapping only).
-            var scalars = first.text.unicodeScalars
-            let head = scalars.removeFirst()
+            var scalars = try text(0).unicodeScalars
+            guard let head = scalars.first else { return .string("") }
+            scalars.removeFirst()
             let title = head.properties.titlecaseMapping.unicodeScalars
-            return .string((title.count == 1 ? String(title) : String(head)) + String(scalars))
+            return try made((title.count == 1 ? String(title) : String(head)) + String(scalars))
         case "defaultIfEmpty": return first
         case "substring":
             // Java's String.substring: offsets in UTF-16 code units, from `start` to `end` (exclusive) or the end.
-            let units = Array(first.text.utf16)
-            let end = parameters.count > 2 ? Int(text(2)) : units.count
-            guard let start = Int(text(1)), let end, 0 <= start, start <= end, end <= units.count else {
+            let units = Array(try text(0).utf16)
+            let end = parameters.count > 2 ? Int(try text(2)) : units.count
+            guard let start = Int(try text(1)), let end, 0 <= start, start <= end, end <= units.count else {
                 throw TemplateRenderError(
-                    "substring: offsets \(text(1)), \(parameters.count > 2 ? text(2) : "end") are outside "
+                    "substring: offsets \(try text(1)), \(parameters.count > 2 ? try text(2) : "end") are outside "
                         + "0...\(units.count)")
             }
             return .string(String(decoding: units[start..<end], as: UTF16.self))
         case "abbreviate":
             // Commons Lang's StringUtils.abbreviate(text, width): cut to width - 3 UTF-16 units and "...".
-            let units = Array(first.text.utf16)
-            guard let width = Int(text(1)), width >= 4 else {
-                throw TemplateRenderError("abbreviate: the width must be a whole number of 4 or more, not \(text(1))")
+            let whole = try text(0)
+            let units = Array(whole.utf16)
+            guard let width = Int(try text(1)), width >= 4 else {
+                throw TemplateRenderError(
+                    "abbreviate: the width must be a whole number of 4 or more, not \(try text(1))")
             }
-            guard units.count > width else { return .string(first.text) }
+            guard units.count > width else { return .string(whole) }
             return .string(String(decoding: units[0..<(width - 3)], as: UTF16.self) + "...")
         case "stripTags":
             // Handlebars.java: every `<` up to the next `>` removed (across lines too); not marked safe, so
             // `{{…}}` still escapes what is left.
-            return .string(first.text.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression))
-        case "replace": return .string(first.text.replacingOccurrences(of: text(1), with: text(2)))
+            return .string(stripTags(try text(0)))
+        case "replace":
+            return .string(try replace(try text(1), with: try text(2), in: try text(0), renderer: &renderer))
         case "regexExtract":
             return try regexExtract(
-                first.text, text(1), variable: parameters.count > 2 ? text(2) : nil, hash: hash,
+                try text(0), try text(1), variable: parameters.count > 2 ? try text(2) : nil, hash: hash,
                 renderer: &renderer)
         case "base64":
             if hash["decode"]?.isTruthy == true {
-                var encoded = first.text
-                while encoded.count % 4 != 0 { encoded += "=" }
+                var encoded = try text(0)
+                while encoded.utf8.count % 4 != 0 { encoded += "=" }
                 return .string(Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) } ?? "")
             }
-            var encoded = Data(first.text.utf8).base64EncodedString()
+            let plain = try text(0)
+            try renderer.budget.make(bytes: (plain.utf8.count + 2) / 3 * 4)
+            var encoded = Data(plain.utf8).base64EncodedString()
             if hash["padding"].map({ $0.text == "false" }) == true { encoded = String(encoded.prefix { $0 != "=" }) }
             return .string(encoded)
         case "urlEncode":
-            return .string(hash["decode"]?.isTruthy == true ? formDecode(first.text) : formEncode(first.text))
+            if hash["decode"]?.isTruthy == true { return .string(formDecode(try text(0))) }
+            return .string(try formEncode(try text(0), budget: &renderer.budget))
         case "eq", "neq":
-            let equal = parameters.count >= 2 && equals(parameters[0], parameters[1])
+            var equal = false
+            if parameters.count >= 2 { equal = try equals(parameters[0], parameters[1], renderer: &renderer) }
             return .bool(name == "eq" ? equal : !equal)
         case "gt", "gte", "lt", "lte":
-            guard parameters.count >= 2, let order = compare(parameters[0], parameters[1]) else { return .bool(false) }
+            guard parameters.count >= 2 else { return .bool(false) }
+            for parameter in parameters.prefix(2) {
+                if case .string(let value) = parameter { try renderer.budget.process(bytes: value.utf8.count) }
+            }
+            guard let order = compare(parameters[0], parameters[1]) else { return .bool(false) }
             switch name {
             case "gt": return .bool(order > 0)
             case "gte": return .bool(order >= 0)
@@ -122,22 +146,42 @@ enum TemplateHelpers {
         case "or": return .bool(parameters.contains(where: \.isTruthy))
         case "not": return .bool(!first.isTruthy)
         case "contains":
-            let needle = text(1)
+            let needle = try text(1)
             switch first {
-            case .list, .multi, .json(.array): return .bool(first.elements.contains { $0.value.text == needle })
-            default: return .bool(first.text.contains(needle))
+            case .list, .multi, .json(.array):
+                for element in first.elements {
+                    try renderer.budget.step()
+                    if try renderer.text(of: element.value) == needle { return .bool(true) }
+                }
+                return .bool(false)
+            default: return .bool(try contains(needle, in: try text(0), budget: &renderer.budget))
             }
         case "matches":
-            guard let regex = try? StubRegex(text(1)) else {
-                throw TemplateRenderError("not a regular expression: \(text(1).debugDescription)")
+            let pattern = try text(1)
+            guard let regex = try? StubRegex(pattern) else {
+                throw TemplateRenderError("not a regular expression: \(pattern.debugDescription)")
             }
-            return .bool(regex.matches(first.text))
+            let value = try text(0)
+            let allowed = min(Int.max / 2, renderer.budget.remainingSteps) * TemplateBudget.regexStepsPerStep
+            let (outcome, spent) = MatchBudget.measuring(steps: allowed) { regex.evaluate(value) }
+            try renderer.budget.step((allowed - spent.remaining) / TemplateBudget.regexStepsPerStep)
+            if spent.isSpent { try renderer.budget.step(renderer.budget.remainingSteps + 1) }
+            return .bool(outcome.matched)
         case "lookup":
-            return first.member(text(1)) ?? .null
+            return first.member(try text(1)) ?? .null
         case "join":
-            let separator = parameters.count > 1 ? parameters.last!.text : ","
+            let separator = parameters.count > 1 ? try renderer.text(of: parameters.last!) : ","
             let items = parameters.count > 2 ? Array(parameters.dropLast()) : first.elements.map(\.value)
-            return .string(items.map(\.text).joined(separator: separator))
+            var joined = ""
+            for (position, item) in items.enumerated() {
+                try renderer.budget.step()
+                let piece = try renderer.text(of: item)
+                let added = (position > 0 ? separator.utf8.count : 0) + piece.utf8.count
+                try renderer.budget.allow(bytes: joined.utf8.count + added)
+                if position > 0 { joined += separator }
+                joined += piece
+            }
+            return .string(joined)
         default:
             throw TemplateRenderError("unsupported helper \(name.debugDescription)")
         }
@@ -146,12 +190,14 @@ enum TemplateHelpers {
     // MARK: Dates
 
     private static func dateHelper(
-        _ name: String, parameters: [TemplateValue], hash: [String: TemplateValue]
+        _ name: String, parameters: [TemplateValue], hash: [String: TemplateValue], renderer: inout TemplateRenderer
     )
         throws(TemplateRenderError) -> TemplateValue
     {
         let timeZone: TimeZone
-        if let zoneName = hash["timezone"]?.text {
+        if let zoneName = try hash["timezone"].map({ (value) throws(TemplateRenderError) in
+            try renderer.text(of: value)
+        }) {
             guard let zone = TimeZone(identifier: zoneName) else {
                 throw TemplateRenderError("unknown timezone \(zoneName.debugDescription)")
             }
@@ -159,16 +205,23 @@ enum TemplateHelpers {
         } else {
             timeZone = TemplateDate.utc
         }
-        let format = hash["format"]?.text
-        if let format, format != "epoch", format != "unix", let letter = JavaDateFormat(format).unsupportedLetter {
-            throw TemplateRenderError("unsupported date format letter \(String(letter).debugDescription)")
+        let format = try hash["format"].map { (value) throws(TemplateRenderError) in try renderer.text(of: value) }
+        if let format, format != "epoch", format != "unix" {
+            let pattern = JavaDateFormat(format)
+            if let letter = pattern.unsupportedLetter {
+                throw TemplateRenderError("unsupported date format letter \(String(letter).debugDescription)")
+            }
+            // The date is printed later, perhaps many times: its largest text is checked now.
+            try renderer.budget.allow(bytes: pattern.longestText)
         }
         var date: Date
         switch name {
         case "now":
             date = Date()
         case "parseDate":
-            let text = parameters.first?.text ?? ""
+            let text =
+                try parameters.first.map { (value) throws(TemplateRenderError) in try renderer.text(of: value) }
+                ?? ""
             switch format {
             case "epoch"?: date = Double(text).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
             case "unix"?: date = Double(text).map { Date(timeIntervalSince1970: $0) } ?? Date()
@@ -188,14 +241,16 @@ enum TemplateHelpers {
             switch parameters.first {
             case .date(let value)?: date = value.date
             case let other?:
-                guard let parsed = JavaDateFormat.parseDefault(other.text) else {
-                    throw TemplateRenderError("cannot read \(other.text.debugDescription) as a date")
+                let text = try renderer.text(of: other)
+                guard let parsed = JavaDateFormat.parseDefault(text) else {
+                    throw TemplateRenderError("cannot read \(text.debugDescription) as a date")
                 }
                 date = parsed
             case nil: throw TemplateRenderError("date needs a date")
             }
         }
-        if let offset = hash["offset"]?.text {
+        if let offset = try hash["offset"].map({ (value) throws(TemplateRenderError) in try renderer.text(of: value) })
+        {
             guard let moved = TemplateDate.offset(date, by: offset, in: timeZone) else {
                 throw TemplateRenderError(
                     "offset \(offset.debugDescription) is not '<amount> <seconds|minutes|hours|days|months|years>'")
@@ -209,8 +264,13 @@ enum TemplateHelpers {
 
     // MARK: JSON
 
+    /// WireMock's `jsonPath`. Parsing text takes ``jsonParseStepsPerByteStep`` times its bytes' steps (text
+    /// parsed just before is not parsed again); a path
+    /// that is not definite (`..`, `*`, filters) walks a whole document, so over a document not parsed here it
+    /// takes a step per node; and each value selected takes one.
     private static func jsonPath(
-        _ source: TemplateValue, _ expression: String, default fallback: TemplateValue?
+        _ source: TemplateValue, _ expression: String, default fallback: TemplateValue?,
+        renderer: inout TemplateRenderer
     )
         throws(TemplateRenderError) -> TemplateValue
     {
@@ -220,27 +280,64 @@ enum TemplateHelpers {
         }
         let document: JSONValue
         switch source {
-        case .json(let json): document = json
+        case .json(let json):
+            if !path.isDefinite {
+                try renderer.budget.step(nodeCount(json, upTo: renderer.budget.remainingSteps + 1))
+            }
+            document = json
         default:
-            guard let parsed = try? JSONValue.parse(source.text) else { return fallback ?? .null }
+            let text = try renderer.text(of: source)
+            let parsed: JSONValue?
+            if let last = renderer.lastParsedJSON, last.text == text {
+                parsed = last.value
+            } else {
+                try renderer.budget.process(bytes: text.utf8.count * jsonParseStepsPerByteStep)
+                parsed = try? JSONValue.parse(text)
+                renderer.lastParsedJSON = (text, parsed)
+            }
+            guard let parsed else { return fallback ?? .null }
             document = parsed
         }
         let selected = path.evaluate(on: document)
+        try renderer.budget.step(selected.count)
         guard let first = selected.first else { return fallback ?? .null }
         if selected.count > 1 || !path.isDefinite { return .json(.array(selected)) }
         return TemplateValue(json: first)
     }
 
+    /// How many times more a byte of JSON text costs to parse than to copy: parsing took about 120 ns a
+    /// byte in a release build here, so a step is 4 bytes parsed.
+    static let jsonParseStepsPerByteStep = 64
+
+    /// The nodes in `value`, counting no further than `limit`.
+    static func nodeCount(_ value: JSONValue, upTo limit: Int) -> Int {
+        var count = 0
+        var pending = [value]
+        while let next = pending.popLast(), count < limit {
+            count += 1
+            switch next {
+            case .array(let items): pending += items
+            case .object(let members): pending += members.values
+            default: break
+            }
+        }
+        return count
+    }
+
     // MARK: Random values
 
-    /// WireMock 2.35 lower-cases every type's value unless `uppercase=true` (its `randomValue` helper).
+    /// WireMock 2.35 lower-cases every type's value unless `uppercase=true` (its `randomValue` helper). The
+    /// length is checked against the budget before the value is made.
     private static func randomValue(
-        hash: [String: TemplateValue], random: inout SystemRandomNumberGenerator
+        hash: [String: TemplateValue], renderer: inout TemplateRenderer
     )
         throws(TemplateRenderError) -> String
     {
-        let length = hash["length"]?.number.map { Int($0.value) } ?? 36
-        let type = hash["type"]?.text ?? "ALPHANUMERIC"
+        let length = max(0, hash["length"]?.number.map(\.clampedInteger) ?? 36)
+        let type =
+            try hash["type"].map { (value) throws(TemplateRenderError) in try renderer.text(of: value) }
+            ?? "ALPHANUMERIC"
+        let uppercase = hash["uppercase"]?.isTruthy == true
         let alphabet: String
         switch type {
         case "ALPHANUMERIC": alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -251,18 +348,44 @@ enum TemplateHelpers {
             alphabet = String((33...126).map { Character(UnicodeScalar(UInt8($0))) })
         case "UUID":
             let value = UUID().uuidString
-            return hash["uppercase"]?.isTruthy == true ? value : value.lowercased()
+            return uppercase ? value : value.lowercased()
         default:
             throw TemplateRenderError(
                 "unsupported randomValue type \(type.debugDescription) (ALPHANUMERIC, ALPHABETIC, NUMERIC, "
                     + "HEXADECIMAL, ALPHANUMERIC_AND_SYMBOLS, UUID)")
         }
-        let characters = Array(alphabet)
-        let value = String((0..<max(0, length)).map { _ in characters.randomElement(using: &random)! })
-        return hash["uppercase"]?.isTruthy == true ? value.uppercased() : value.lowercased()
+        try renderer.budget.make(bytes: length)
+        // Case is mapped in the alphabet, duplicates kept, so each character is as likely as when the value
+        // was drawn from the mixed-case alphabet and mapped afterwards.
+        let characters = Array((uppercase ? alphabet.uppercased() : alphabet.lowercased()).utf8)
+        // Eight random bytes per draw, from SplitMix64 seeded by the system generator (a system draw is a
+        // system call; WireMock's values come from Java's `Random`, not a secure source either). A byte at or
+        // past the largest multiple of the alphabet's size is dropped, so every character stays equally
+        // likely.
+        let accepted = 256 - 256 % characters.count
+        var state = renderer.random.next()
+        var bytes = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var draw = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            draw = (draw ^ (draw >> 27)) &* 0x94D0_49BB_1331_11EB
+            draw ^= draw >> 31
+            for _ in 0..<8 where filled < length {
+                let byte = Int(draw & 0xFF)
+                draw >>= 8
+                guard byte < accepted else { continue }
+                bytes[filled] = characters[byte % characters.count]
+                filled += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Numbers and comparisons
+
+    /// The most decimal places `math` gives a product of numbers with fewer.
+    static let maxProductScale = 1_000
 
     /// WireMock's `math`: `+ - * / %` on decimals, results keeping Java `BigDecimal` scales.
     private static func math(
@@ -276,7 +399,14 @@ enum TemplateHelpers {
         switch operation {
         case "+": return .number(TemplateNumber(lhs.value + rhs.value, scale: max(lhs.scale, rhs.scale)))
         case "-": return .number(TemplateNumber(lhs.value - rhs.value, scale: max(lhs.scale, rhs.scale)))
-        case "*": return .number(TemplateNumber(lhs.value * rhs.value, scale: lhs.scale + rhs.scale))
+        case "*":
+            // Scales add up, so repeated products could print ever longer: past its operands' scales and
+            // maxProductScale, a product is refused.
+            let scale = lhs.scale + rhs.scale
+            guard scale <= max(maxProductScale, lhs.scale, rhs.scale) else {
+                throw TemplateRenderError("a product with \(scale) decimal places (at most \(maxProductScale))")
+            }
+            return .number(TemplateNumber(lhs.value * rhs.value, scale: scale))
         case "/":
             guard rhs.value != 0 else { throw TemplateRenderError("division by zero") }
             let factor = pow(10, Double(lhs.scale))
@@ -294,14 +424,21 @@ enum TemplateHelpers {
 
     /// Handlebars.java's `eq`: numbers compare by value, other values only with the same kind (a query
     /// parameter's values are a list, so `eq request.query.a 'x'` is false, as in WireMock 2.35).
-    static func equals(_ lhs: TemplateValue, _ rhs: TemplateValue) -> Bool {
+    static func equals(
+        _ lhs: TemplateValue, _ rhs: TemplateValue, renderer: inout TemplateRenderer
+    ) throws(TemplateRenderError) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return a.value == b.value
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)):
+            try renderer.budget.process(bytes: min(a.utf8.count, b.utf8.count))
+            return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, .null): return true
-        case (.multi(let a), .multi(let b)): return a == b
-        case (.list, .list), (.json, .json), (.date, .date), (.map, .map): return lhs.text == rhs.text
+        case (.multi(let a), .multi(let b)):
+            try renderer.budget.step(min(a.count, b.count))
+            return a == b
+        case (.list, .list), (.json, .json), (.date, .date), (.map, .map):
+            return try renderer.text(of: lhs) == renderer.text(of: rhs)
         default: return false
         }
     }
@@ -319,6 +456,8 @@ enum TemplateHelpers {
 
     // MARK: Text
 
+    /// WireMock's `regexExtract`: the first match, or its groups into a variable. The regular expression
+    /// engine's steps are drawn from the budget as it runs, and it is stopped when the budget is spent.
     private static func regexExtract(
         _ input: String, _ pattern: String, variable: String?, hash: [String: TemplateValue],
         renderer: inout TemplateRenderer
@@ -328,7 +467,22 @@ enum TemplateHelpers {
             throw TemplateRenderError("not a regular expression: \(pattern.debugDescription)")
         }
         let range = NSRange(input.startIndex..., in: input)
-        guard let match = regex.firstMatch(in: input, range: range) else {
+        // With `.reportProgress` ICU calls back about every 10,000 engine steps without a result.
+        let allowedCallbacks =
+            min(Int.max / 2, renderer.budget.remainingSteps) / (10_000 / TemplateBudget.regexStepsPerStep)
+        var callbacks = 0
+        var found: NSTextCheckingResult?
+        regex.enumerateMatches(in: input, options: [.reportProgress], range: range) { result, _, stop in
+            if let result {
+                found = result
+                stop.pointee = true
+            } else {
+                callbacks += 1
+                if callbacks > allowedCallbacks { stop.pointee = true }
+            }
+        }
+        try renderer.budget.step(1 + callbacks * (10_000 / TemplateBudget.regexStepsPerStep))
+        guard let match = found else {
             return hash["default"] ?? .string("[ERROR: Nothing matched \(pattern)]")
         }
         func group(_ index: Int) -> String {
@@ -338,25 +492,5 @@ enum TemplateHelpers {
         guard match.numberOfRanges > 1 else { return .string("[ERROR: Nothing matched \(pattern)]") }
         renderer.variables[variable] = .list((1..<match.numberOfRanges).map { .string(group($0)) })
         return .string("")
-    }
-
-    /// Java's `URLEncoder.encode(text, UTF-8)`: letters, digits and `.-*_` stay, space becomes `+`.
-    static func formEncode(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "*"),
-                UInt8(ascii: "_"):
-                output.append(Character(UnicodeScalar(byte)))
-            case UInt8(ascii: " "): output += "+"
-            default: output += String(format: "%%%02X", byte)
-            }
-        }
-        return output
-    }
-
-    static func formDecode(_ text: String) -> String {
-        PercentDecoding.decode(Substring(text), plusAsSpace: true)
     }
 }

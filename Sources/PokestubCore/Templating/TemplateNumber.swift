@@ -28,6 +28,15 @@ struct TemplateNumber: Sendable, Hashable {
         self.init(value, scale: parts.count == 2 ? parts[1].count : 0)
     }
 
+    /// The value as a whole number, toward zero, held to `Int`'s range (NaN is 0): what a helper reads as a
+    /// count or a bound, since `Int(_:)` of a `Double` outside the range stops the process.
+    var clampedInteger: Int {
+        if value.isNaN { return 0 }
+        if value >= 0x1p63 { return .max }
+        if value <= -0x1p63 { return .min }
+        return Int(value)
+    }
+
     /// The text Java prints: a whole number without a point, otherwise exactly `scale` decimals.
     var text: String {
         if scale == 0 {

@@ -9,6 +9,12 @@ struct TemplateParser {
     private let bytes: [UInt8]
     private var position = 0
     private var line = 1
+    /// Blocks and `{{else if}}` links open around the current position.
+    private var depth = 0
+
+    /// How deeply blocks (each `{{else if}}` counting as one more), and sub-expressions within a mustache,
+    /// may nest: parsing and rendering recurse once per level, and a thread's stack is finite.
+    static let maximumNesting = 100
 
     init(_ text: String) {
         bytes = Array(text.utf8)
@@ -160,6 +166,8 @@ struct TemplateParser {
         -> TemplateNode
     {
         let name = expression.head.segments.joined(separator: ".")
+        try enterNesting(expression)
+        defer { depth -= 1 }
         let (body, first) = try parseNodes(until: name)
         var inverse: [TemplateNode] = []
         var terminator = first
@@ -180,6 +188,8 @@ struct TemplateParser {
     ) {
         if let chained = stop.elseExpression {
             try TemplateParser.checkBlock(chained)
+            try enterNesting(chained)
+            defer { depth -= 1 }
             let (body, next) = try parseNodes(until: name)
             var inverse: [TemplateNode] = []
             var end = next
@@ -193,6 +203,16 @@ struct TemplateParser {
         return (rest, end)
     }
 
+    /// Counts one more level of nesting, refusing the template past ``maximumNesting``.
+    private mutating func enterNesting(_ expression: TemplateExpression) throws(TemplateSyntaxError) {
+        depth += 1
+        guard depth <= TemplateParser.maximumNesting else {
+            throw TemplateSyntaxError(
+                "\(expression.source) nests blocks more than \(TemplateParser.maximumNesting) deep",
+                line: expression.line)
+        }
+    }
+
     // MARK: Expressions
 
     /// Parses a mustache's content: a head, then parameters and `key=value` pairs.
@@ -203,6 +223,14 @@ struct TemplateParser {
     {
         var tokens = try tokenize(text, source: source, line: line)
         guard !tokens.isEmpty else { throw TemplateSyntaxError("empty mustache \(source)", line: line) }
+        var open = 0
+        for token in tokens {
+            if case .open = token { open += 1 } else if case .close = token { open -= 1 }
+            guard open <= maximumNesting else {
+                throw TemplateSyntaxError(
+                    "\(source) nests sub-expressions more than \(maximumNesting) deep", line: line)
+            }
+        }
         var position = 0
         return try expression(from: &tokens, position: &position, source: source, line: line, closing: false)
     }

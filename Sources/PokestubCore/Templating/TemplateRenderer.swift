@@ -1,6 +1,7 @@
 import Foundation
 
-/// Renders a parsed template over a model, as Handlebars.java does for WireMock 2.35.
+/// Renders a parsed template over a model, as Handlebars.java does for WireMock 2.35, within a
+/// ``TemplateBudget``.
 ///
 /// Lookups start in the current context and walk out through the enclosing ones (Handlebars.java's
 /// default), then the variables set with `assign` or `regexExtract`. `{{…}}` output is HTML-escaped with
@@ -16,9 +17,15 @@ struct TemplateRenderer {
     var variables: [String: TemplateValue] = [:]
     /// The random source for `randomValue` and `randomInt`.
     var random = SystemRandomNumberGenerator()
+    /// What this request's templates have spent so far; every node, iteration and helper draws from it.
+    var budget: TemplateBudget
+    /// The JSON text `jsonPath` parsed last, and what it read, so a loop over the request body's values
+    /// parses the body once.
+    var lastParsedJSON: (text: String, value: JSONValue?)?
 
-    init(model: TemplateValue) {
+    init(model: TemplateValue, budget: TemplateBudget) {
         frames = [Frame(context: model)]
+        self.budget = budget
     }
 
     mutating func render(_ nodes: [TemplateNode]) throws(TemplateRenderError) -> String {
@@ -26,15 +33,53 @@ struct TemplateRenderer {
         for node in nodes {
             switch node {
             case .text(let text):
-                output += text
+                try budget.step()
+                try append(text, to: &output)
             case .output(let expression, let escaped):
-                let value = try evaluate(expression)
-                output += escaped ? TemplateRenderer.escape(value.text) : value.text
+                do {
+                    try budget.step()
+                    let text = try self.text(of: try evaluate(expression))
+                    try append(escaped ? try escape(text) : text, to: &output)
+                } catch {
+                    throw error.at(expression)
+                }
             case .block(let expression, let body, let inverse):
-                output += try renderBlock(expression, body: body, inverse: inverse)
+                do {
+                    try budget.step()
+                    try append(try renderBlock(expression, body: body, inverse: inverse), to: &output)
+                } catch {
+                    throw error.at(expression)
+                }
             }
         }
         return output
+    }
+
+    /// Appends `piece` to `output` when the result stays within ``TemplateLimits/maxBytes``.
+    private func append(_ piece: String, to output: inout String) throws(TemplateRenderError) {
+        try budget.allow(bytes: output.utf8.count + piece.utf8.count)
+        output += piece
+    }
+
+    /// The text `value` prints (``TemplateValue/text``), made within the budget: a JSON container's text is
+    /// cut off as soon as it passes ``TemplateLimits/maxBytes``, other values' text (bounded by the request
+    /// and the stub) is checked once made. Reading or making it takes its bytes' steps.
+    mutating func text(of value: TemplateValue) throws(TemplateRenderError) -> String {
+        let text: String
+        switch value {
+        case .string(let string):
+            text = string
+        case .json(let json):
+            guard let printed = JacksonText.text(of: json, limit: budget.limits.maxBytes) else {
+                throw TemplateBudget.tooLarge(budget.limits.maxBytes)
+            }
+            text = printed
+        default:
+            text = value.text
+            try budget.allow(bytes: text.utf8.count)
+        }
+        try budget.process(bytes: text.utf8.count)
+        return text
     }
 
     // MARK: Blocks
@@ -61,14 +106,16 @@ struct TemplateRenderer {
             guard !elements.isEmpty else { return try render(inverse) }
             var output = ""
             for (index, element) in elements.enumerated() {
+                try budget.step()
                 var data: [String: TemplateValue] = [
                     "index": .number(TemplateNumber(index)), "first": .bool(index == 0),
                     "last": .bool(index == elements.count - 1),
                 ]
                 if let key = element.key { data["key"] = .string(key) }
-                output += try within(element.value, data: data) { (renderer) throws(TemplateRenderError) in
+                let piece = try within(element.value, data: data) { (renderer) throws(TemplateRenderError) in
                     try renderer.render(body)
                 }
+                try append(piece, to: &output)
             }
             return output
         case "assign":
@@ -76,7 +123,9 @@ struct TemplateRenderer {
             variables[variable] = .string(try render(body))
             return ""
         case "trim":
-            return try render(body).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = try render(body)
+            try budget.process(bytes: text.utf8.count)
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
         default:
             break
         }
@@ -88,7 +137,7 @@ struct TemplateRenderer {
                 return result.isTruthy ? try render(body) : ""
             }
             if case .bool(let flag) = result { return try flag ? render(body) : render(inverse) }
-            return result.text
+            return try text(of: result)
         }
         // A section over a value (Mustache): lists repeat the body, a true value renders it once within it.
         let context = try lookup(expression.head)
@@ -97,9 +146,11 @@ struct TemplateRenderer {
         case .list, .multi, .json(.array):
             var output = ""
             for element in context.elements {
-                output += try within(element.value) { (renderer) throws(TemplateRenderError) in
+                try budget.step()
+                let piece = try within(element.value) { (renderer) throws(TemplateRenderError) in
                     try renderer.render(body)
                 }
+                try append(piece, to: &output)
             }
             return output
         case .bool:
@@ -123,6 +174,7 @@ struct TemplateRenderer {
     /// The value of a mustache: a helper's result or a looked-up value.
     mutating func evaluate(_ expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
         guard expression.isHelperCall else { return try lookup(expression.head) }
+        try budget.step()
         let name = expression.head.segments[0]
         var parameters: [TemplateValue] = []
         for argument in expression.parameters { parameters.append(try value(of: argument)) }
@@ -131,6 +183,7 @@ struct TemplateRenderer {
         do {
             return try TemplateHelpers.call(name, parameters: parameters, hash: hash, renderer: &self)
         } catch {
+            if error.isOverBudget { throw error.at(expression) }
             throw TemplateRenderError("\(error.message) in \(expression.source) (template line \(expression.line))")
         }
     }
@@ -175,31 +228,77 @@ struct TemplateRenderer {
         return current
     }
 
-    /// Handlebars.java's `escapeExpression`: `&`, `<`, `>`, `"`, `'`, `` ` `` and `=` as HTML entities.
-    static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { escapedBytes.contains($0) }) else { return text }
-        var output = ""
-        output.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#x27;"
-            case "`": output += "&#x60;"
-            case "=": output += "&#x3D;"
-            default: output.append(character)
+    /// Handlebars.java's `escapeExpression`: `&`, `<`, `>`, `"`, `'`, `` ` `` and `=` as HTML entities,
+    /// each wherever it occurs (Java escapes UTF-16 units, so a combining mark after one does not protect
+    /// it). The escaped text's size is known before it is made, and checked.
+    mutating func escape(_ text: String) throws(TemplateRenderError) -> String {
+        let sizes = TemplateRenderer.escapedSizes
+        var size = 0
+        for byte in text.utf8 { size += Int(sizes[Int(byte)]) }
+        guard size != text.utf8.count else { return text }
+        try budget.make(bytes: size)
+        let entities = TemplateRenderer.entities
+        return String(unsafeUninitializedCapacity: size) { output in
+            var position = 0
+            for byte in text.utf8 {
+                if sizes[Int(byte)] == 1 {
+                    output[position] = byte
+                    position += 1
+                } else {
+                    for unit in entities[byte]! {
+                        output[position] = unit
+                        position += 1
+                    }
+                }
             }
+            return position
         }
-        return output
     }
 
-    private static let escapedBytes: Set<UInt8> = Set("&<>\"'`=".utf8)
+    /// The entity for each byte ``escape(_:)`` replaces.
+    private static let entities: [UInt8: [UInt8]] = [
+        UInt8(ascii: "&"): Array("&amp;".utf8), UInt8(ascii: "<"): Array("&lt;".utf8),
+        UInt8(ascii: ">"): Array("&gt;".utf8), UInt8(ascii: "\""): Array("&quot;".utf8),
+        UInt8(ascii: "'"): Array("&#x27;".utf8), UInt8(ascii: "`"): Array("&#x60;".utf8),
+        UInt8(ascii: "="): Array("&#x3D;".utf8),
+    ]
+
+    /// The bytes each byte takes once escaped, indexed by byte.
+    private static let escapedSizes: [UInt8] = (0...255).map { UInt8(entities[UInt8($0)]?.count ?? 1) }
 }
 
-/// A template that failed while rendering (a bad date format, a helper given the wrong values).
+/// A template that failed while rendering (a bad date format, a helper given the wrong values), or that passed
+/// its ``TemplateBudget``.
 struct TemplateRenderError: Error {
     var message: String
+    /// Whether rendering passed its work budget; ``message`` then says which limit
+    /// (`more than 2000000 steps (limits.maxTemplateSteps)`).
+    var isOverBudget = false
+    /// For a budget overrun, the mustache that passed it and its line (`{{#each items}} (template line 3)`).
+    var site: String?
+
     init(_ message: String) { self.message = message }
+
+    /// The error for a render that passed its budget, `what` saying which limit.
+    static func overBudget(_ what: String) -> TemplateRenderError {
+        var error = TemplateRenderError(what)
+        error.isOverBudget = true
+        return error
+    }
+
+    /// This error with `site` as where the budget ran out, unless an inner mustache is named already.
+    func at(_ expression: TemplateExpression) -> TemplateRenderError {
+        guard isOverBudget, site == nil else { return self }
+        var error = self
+        error.site = "\(expression.source) (template line \(expression.line))"
+        return error
+    }
+
+    /// The message naming the stub (`'name' (id)`), for a budget overrun:
+    /// `template of stub 'list' (…) passed its work budget at {{#each items}} (template line 3): more than
+    /// 2000000 steps (limits.maxTemplateSteps)`.
+    func budgetMessage(stub: String?) -> String {
+        let template = stub.map { "template of stub \($0)" } ?? "template"
+        return "\(template) passed its work budget at \(site ?? "literal text"): \(message)"
+    }
 }

@@ -98,6 +98,19 @@ indirect enum TemplateValue: Sendable {
         }
     }
 
+    /// How many elements ``elements`` has, counted without making them.
+    var elementCount: Int {
+        switch self {
+        case .list(let items): items.count
+        case .multi(let values): values.count
+        case .pathSegments(_, let segments): segments.count
+        case .map(let map): map.keys.count
+        case .json(.array(let items)): items.count
+        case .json(.object(let members)): members.count
+        default: 0
+        }
+    }
+
     /// A JSON value as a template value: scalars become plain values, containers stay JSON.
     init(json: JSONValue) {
         switch json {

@@ -86,6 +86,11 @@ public struct Configuration: Sendable, Equatable {
         public var maxHeaderBytes = 32 << 10
         /// The most bytes journals, runtime stubs and admin answers hold together (``MemoryBudget``).
         public var maxMemoryBytes = 1 << 30
+        /// The largest string a response template may make, in bytes: a templated answer's body, a header
+        /// value, a helper's result (``TemplateLimits/maxBytes``).
+        public var maxResponseBytes = TemplateLimits.defaultMaxBytes
+        /// The steps one request's response templates may take (``TemplateLimits/maxSteps``).
+        public var maxTemplateSteps = TemplateLimits.defaultMaxSteps
 
         /// The defaults.
         public init() {}

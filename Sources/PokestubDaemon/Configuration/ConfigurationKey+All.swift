@@ -78,6 +78,14 @@ extension ConfigurationKey {
             "limits.maxMemoryBytes", \.limits.maxMemoryBytes, in: (16 << 20)...(1 << 40),
             note: "1 GiB over journals, runtime stubs and admin answers; 507 or 429 beyond",
             "bytes journals, runtime stubs and admin answers hold together; 507 or 429 beyond"),
+        .integer(
+            "limits.maxResponseBytes", \.limits.maxResponseBytes, in: 1_024...(1 << 32),
+            note: "64 MiB; a template making a larger answer, header value or helper result gets 500",
+            "largest answer, header value or helper result a response template may make, in bytes; 500 beyond"),
+        .integer(
+            "limits.maxTemplateSteps", \.limits.maxTemplateSteps, in: 1_000...1_000_000_000,
+            note: "500,000: nodes, loop iterations, helper calls, 256 bytes of helper text; 500 beyond",
+            "work one request's response templates may do (nodes, iterations, helper calls, text); 500 beyond"),
         .integer("sessions.max", \.sessions.maxSessions, in: 0...100_000, "sessions open at once, 429 beyond"),
         .integer("sessions.maxStubs", \.sessions.maxStubsPerSession, in: 0...1_000_000, "runtime stubs per session"),
         .integer(
