@@ -67,6 +67,8 @@ done
 # - StreamedListingTests/fullJournal and fewLargeEvents: bound the peak RSS of a streamed listing, which ASan's
 #   quarantine of freed memory (256 MiB by default) and TSan's shadow memory raise whatever the code does
 #   (216 MB under ASan for a 77 MB listing); the run without sanitizers checks it.
+# - TemplateBudgetTests/nestedEach: the budget's 500 must come within 10 s; under ASan it took 20 s (the
+#   renderer's work stretched, not more of it: the 500 and the step count are the same).
 # PokestubServer under ASan (most of its socket tests read answers with fixed timeouts, which the two tests
 # above are the first to miss) and the other targets
 # (they start pokestub daemons and Python upstreams as processes and wait for them with fixed timeouts; a
@@ -74,7 +76,8 @@ done
 # The budget tests (JSONBodyBlowupTests, RegexBombTests) count comparisons and regex steps instead of timing
 # them, so they run here too.
 ci_skips=(--skip 'ServingTests/delayDoesNotBlock' --skip 'SlowClientTests/idleKeepAliveIsNotCutOff'
-    --skip 'StreamedListingTests/fullJournal' --skip 'StreamedListingTests/fewLargeEvents')
+    --skip 'StreamedListingTests/fullJournal' --skip 'StreamedListingTests/fewLargeEvents'
+    --skip 'TemplateBudgetTests/nestedEach')
 ci_thread_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubServerTests --filter PokestubRobustnessTests)
 ci_address_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubRobustnessTests)
 
