@@ -18,7 +18,9 @@
 #
 # Usage: scripts/check-toolchains.sh [--prepare] [trixie|sid ...]
 #   --prepare   only make the chroots (and install their packages); build nothing
-#   POKESTUB_SKIP_TOOLCHAINS=1 skips the whole check (it needs root, debootstrap and the Debian archive).
+#   POKESTUB_SKIP_TOOLCHAINS=1 skips the whole check (it needs root, debootstrap and the Debian archive). Not
+#   root, it goes through sudo when sudo asks no password, and is skipped with a message otherwise (CI=true:
+#   it fails instead).
 # Linux with apt only: on macOS, Xcode's own compiler is the one that matters and this check does not apply.
 set -euo pipefail
 
@@ -48,9 +50,23 @@ if [[ "$(uname -s)" != Linux ]] || ! command -v apt-get >/dev/null 2>&1; then
     exit 0
 fi
 if [[ $(id -u) -ne 0 ]]; then
-    echo "check-toolchains: needs root (debootstrap, chroot and mounts); run as root or set POKESTUB_SKIP_TOOLCHAINS=1" >&2
-    exit 1
+    # debootstrap, chroot and mounts need root: through sudo when it asks no password; otherwise CI fails and a
+    # developer's run says what it left out.
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        exec sudo -n --preserve-env=POKESTUB_TOOLCHAIN_CACHE,POKESTUB_DEBIAN_MIRROR,CI bash "$0" "$@"
+    fi
+    if [[ "${CI:-}" == true ]]; then
+        echo "check-toolchains: needs root (debootstrap, chroot and mounts)" >&2
+        exit 1
+    fi
+    echo "check-toolchains: skipped: needs root or password-less sudo (debootstrap, chroot and mounts)"
+    exit 0
 fi
+
+# One run at a time uses the cache: two clones checked at once would share the chroots and their sources.
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock -w 3600 9 || { echo "check-toolchains: another run held $cache for an hour" >&2; exit 1; }
 
 # The Debian mirror the host's apt uses (deb822 .sources or one-line sources.list), so the chroots come from
 # the same place as the host's packages. POKESTUB_DEBIAN_MIRROR overrides it.
