@@ -69,6 +69,9 @@ done
 #   (216 MB under ASan for a 77 MB listing); the run without sanitizers checks it.
 # - TemplateBudgetTests/nestedEach: the budget's 500 must come within 10 s; under ASan it took 20 s (the
 #   renderer's work stretched, not more of it: the 500 and the step count are the same).
+# - TemplateBudgetTests/hugeRandomValue: starts a pokestub daemon as a process, as the targets below that run
+#   only without --ci do (the daemon under test is not the sanitized one; its launcher's copy of the
+#   environment, kept by Foundation's Process, is what LeakSanitizer reported).
 # PokestubServer under ASan (most of its socket tests read answers with fixed timeouts, which the two tests
 # above are the first to miss) and the other targets
 # (they start pokestub daemons and Python upstreams as processes and wait for them with fixed timeouts; a
@@ -77,7 +80,7 @@ done
 # them, so they run here too.
 ci_skips=(--skip 'ServingTests/delayDoesNotBlock' --skip 'SlowClientTests/idleKeepAliveIsNotCutOff'
     --skip 'StreamedListingTests/fullJournal' --skip 'StreamedListingTests/fewLargeEvents'
-    --skip 'TemplateBudgetTests/nestedEach')
+    --skip 'TemplateBudgetTests/nestedEach' --skip 'TemplateBudgetTests/hugeRandomValue')
 ci_thread_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubServerTests --filter PokestubRobustnessTests)
 ci_address_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubRobustnessTests)
 
