@@ -70,8 +70,8 @@ done
 # - TemplateBudgetTests/nestedEach: the budget's 500 must come within 10 s; under ASan it took 20 s (the
 #   renderer's work stretched, not more of it: the 500 and the step count are the same).
 # - TemplateBudgetTests/hugeRandomValue: starts a pokestub daemon as a process, as the targets below that run
-#   only without --ci do (the daemon under test is not the sanitized one; its launcher's copy of the
-#   environment, kept by Foundation's Process, is what LeakSanitizer reported).
+#   only without --ci do; LeakSanitizer reported the launcher's copy of the environment (400 bytes, held by
+#   Foundation's Process), test code, not the daemon's.
 # PokestubServer under ASan (most of its socket tests read answers with fixed timeouts, which the two tests
 # above are the first to miss) and the other targets
 # (they start pokestub daemons and Python upstreams as processes and wait for them with fixed timeouts; a
