@@ -34,23 +34,32 @@ struct StreamedListingTests {
         return try JSONValue.parse(data)
     }
 
+    /// Journals `count` POSTs of `/n/{number}` with `bodies`, then fetches the listing in a child process: its
+    /// summary, and how much this process's peak RSS grew while it was sent, in bytes.
+    private static func listing(
+        of count: Int, bodies: Data, on server: HostileServer
+    ) async throws -> (summary: JSONValue, grown: Int) {
+        for number in 0..<count {
+            server.engine.journal.append(
+                ServeEvent(
+                    receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/n/\(number)", body: bodies),
+                    stub: nil, responseStatus: 404, durationMilliseconds: 0))
+        }
+        try ResidentMemory.resetPeak()
+        let before = try #require(ResidentMemory.peakBytes())
+        let port = server.server.port
+        let summary = try await onOwnThread { try Self.summary(of: "http://127.0.0.1:\(port)/__admin/requests") }
+        let peak = try #require(ResidentMemory.peakBytes())
+        return (summary, peak - before)
+    }
+
     @Test(
         "GET /__admin/requests of 1,000 events (the journal's capacity here) with 32 KB bodies: the whole journal, newest first, in bounded memory",
         .enabled(if: ResidentMemory.isAvailable, "needs Linux's /proc"))
     func fullJournal() async throws {
         try await HostileServer.with { server in
             let body = Data(String(repeating: "pikachu ", count: 4_096).utf8)  // 32 KB
-            for number in 0..<1_000 {
-                server.engine.journal.append(
-                    ServeEvent(
-                        receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/n/\(number)", body: body),
-                        stub: nil, responseStatus: 404, durationMilliseconds: 0))
-            }
-            try ResidentMemory.resetPeak()
-            let before = try #require(ResidentMemory.peakBytes())
-            let port = server.server.port
-            let summary = try await onOwnThread { try Self.summary(of: "http://127.0.0.1:\(port)/__admin/requests") }
-            let peak = try #require(ResidentMemory.peakBytes())
+            let (summary, grown) = try await Self.listing(of: 1_000, bodies: body, on: server)
             #expect(summary["status"] == .integer(200))
             #expect(summary["chunked"] == .bool(true))
             #expect(summary["count"] == .integer(1_000))
@@ -63,7 +72,6 @@ struct StreamedListingTests {
             let short = try JSONValue.parse(Data(try await server.send("GET", "/__admin/requests?limit=2").body))
             #expect(short["requests"]?[0]?["request"]?["url"] == .string("/n/999"))
             // Built whole, the answer and its JSON tree took several times its size.
-            let grown = peak - before
             #expect(grown < bytes / 2, "peak RSS grew by \(grown) bytes for a \(bytes)-byte listing")
         }
     }
@@ -74,22 +82,11 @@ struct StreamedListingTests {
     func fewLargeEvents() async throws {
         try await HostileServer.with { server in
             let body = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
-            for number in 0..<24 {
-                server.engine.journal.append(
-                    ServeEvent(
-                        receivedAt: Date(), request: HTTPRequest(method: "POST", rawURL: "/big/\(number)", body: body),
-                        stub: nil, responseStatus: 404, durationMilliseconds: 0))
-            }
-            try ResidentMemory.resetPeak()
-            let before = try #require(ResidentMemory.peakBytes())
-            let port = server.server.port
-            let summary = try await onOwnThread { try Self.summary(of: "http://127.0.0.1:\(port)/__admin/requests") }
-            let peak = try #require(ResidentMemory.peakBytes())
+            let (summary, grown) = try await Self.listing(of: 24, bodies: body, on: server)
             #expect(summary["chunked"] == .bool(true))
             #expect(summary["count"] == .integer(Int64(server.engine.journal.count)))
             let bytes = try #require(summary["bytes"]?.intValue)
             // Built whole (fewer than 100 events were), the answer and its JSON tree took about 3 times its size.
-            let grown = peak - before
             #expect(grown < bytes / 2, "peak RSS grew by \(grown) bytes for a \(bytes)-byte listing")
         }
     }
