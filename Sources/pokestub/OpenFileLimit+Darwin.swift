@@ -12,9 +12,8 @@
         static let resource = RLIMIT_NOFILE
 
         /// Descriptors the stub tree watcher holds: a kqueue watch for every folder and for files up to a
-        /// quarter of the soft limit in all, at most 4,096, the budget `VnodeStubTreeEvents.descriptorBudget()`
-        /// (StubTreeWatcher+Darwin.swift) takes when the watcher starts, after the limit was raised. Keep the two
-        /// equal.
+        /// quarter of the soft limit in all, at most 4,096 (256 by default on macOS, so 64). The watcher takes
+        /// its budget from here when it starts, after the limit was raised (StubTreeWatcher+Darwin.swift).
         ///
         /// - Parameter softLimit: The soft limit the watcher will start under.
         /// - Returns: The watcher's budget.

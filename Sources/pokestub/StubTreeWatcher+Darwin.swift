@@ -67,11 +67,12 @@
 
         deinit { cancel() }
 
-        /// A quarter of the soft `RLIMIT_NOFILE` limit (256 by default on macOS, so 64), at most 4,096.
+        /// The watcher's share of the soft `RLIMIT_NOFILE` limit, as ``OpenFileLimit`` counts it
+        /// (``OpenFileLimitPlatform/stubTreeWatcherDescriptors(softLimit:)``); 64 when the limit cannot be read.
         private static func descriptorBudget() -> Int {
             var limit = rlimit()
             guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return 64 }
-            return min(Int(clamping: limit.rlim_cur) / 4, 4_096)
+            return OpenFileLimitPlatform.stubTreeWatcherDescriptors(softLimit: Int(clamping: limit.rlim_cur))
         }
 
         /// An event on a watched folder or file: a change, and a scan of the tree soon.
