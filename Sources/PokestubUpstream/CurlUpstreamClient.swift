@@ -100,8 +100,8 @@ public final class CurlUpstreamClient: UpstreamClient {
             _ = CurlUpstreamClient.globalInit
             for number in 0..<configuration.workers { startWorker(number) }
         }
-        let timeout = configuration.timeoutMilliseconds
-        let job = CurlJob(request: request, timeoutMilliseconds: timeout, completion: completion)
+        let job = CurlJob(
+            request: request, timeoutMilliseconds: configuration.timeoutMilliseconds, completion: completion)
         guard let id = queue.push(job) else {
             completion(
                 .failure(UpstreamError(kind: .failed, url: request.url, message: "the upstream client was shut down")))
@@ -109,16 +109,22 @@ public final class CurlUpstreamClient: UpstreamClient {
         }
         // Still queued at its deadline: every worker was busy, or busy with its route, for the whole timeout.
         let queue = self.queue
-        let workers = configuration.workers
+        let configuration = self.configuration
         DispatchQueue.global().asyncAfter(deadline: job.deadline) {
             guard let expired = queue.expire(id) else { return }
-            expired.completion(
-                .failure(
-                    UpstreamError(
-                        kind: .timedOut, url: request.url,
-                        message: "no upstream worker was free within \(timeout) ms (\(workers) workers, at most "
-                            + "\(queue.routeLimit) per upstream path)")))
+            expired.completion(.failure(CurlUpstreamClient.noFreeWorker(for: expired.request, configuration)))
         }
+    }
+
+    /// The 504 material of a request that found no free worker before its deadline: taken out of the queue
+    /// at the deadline, or taken by a worker only after it.
+    private static func noFreeWorker(
+        for request: UpstreamRequest, _ configuration: CurlUpstreamConfiguration
+    ) -> UpstreamError {
+        UpstreamError(
+            kind: .timedOut, url: request.url,
+            message: "no upstream worker was free within \(configuration.timeoutMilliseconds) ms "
+                + "(\(configuration.workers) workers, at most \(configuration.routeLimit) per upstream path)")
     }
 
     /// Stops the workers after the transfers in progress; queued requests fail with 502 material.
@@ -152,10 +158,7 @@ public final class CurlUpstreamClient: UpstreamClient {
                 let result =
                     remaining > 0
                     ? worker.perform(job.request, timeoutMilliseconds: remaining)
-                    : .failure(
-                        UpstreamError(
-                            kind: .timedOut, url: job.request.url,
-                            message: "no upstream worker was free within \(configuration.timeoutMilliseconds) ms"))
+                    : .failure(CurlUpstreamClient.noFreeWorker(for: job.request, configuration))
                 queue.finish(job)
                 if remaining > 0 { counters.record(transfers: 1, connections: worker.lastConnectionCount) }
                 job.completion(result)
