@@ -86,9 +86,14 @@ struct OpenFileLimitTests {
         #expect(stderr.contains("open files: the limit is 256 (hard limit 256), below the "), "\(stderr)")
         #expect(served >= 1 && served < 256)
 
-        // The served connections, idle; one more gets the overflow reserve's 503, not a place in the backlog.
+        // The served connections, each answered once and kept open, so all are accepted and held when one more
+        // comes; it gets the overflow reserve's 503, not a place in the backlog.
         let idle = try (0..<served).map { _ in try RawConnection(port: port) }
-        try await Task.sleep(for: .milliseconds(300))
+        for connection in idle {
+            try connection.send("GET /a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let first = await connection.receiveResponses(1)
+            #expect(first.hasPrefix("HTTP/1.1 200"), "\(first)")
+        }
         let extra = try RawConnection(port: port)
         try extra.send("GET /a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let answer = await extra.receiveResponses(1)
