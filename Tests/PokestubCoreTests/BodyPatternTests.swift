@@ -150,4 +150,22 @@ struct BodyPatternTests {
         let request = HTTPRequest(method: "POST", rawURL: "/", body: Data([0x61, 0xFF]))
         #expect(!pattern.matches(request))
     }
+
+    @Test("under a request's budget a JSON body is parsed once for every JSON matcher, one step per byte")
+    func jsonParsedOncePerRequest() throws {
+        let body = #"{"name": "pikachu", "types": ["electric"], "stats": {"speed": 90}}"#
+        let request = Fixtures.request("POST", "/graphql", body: body)
+        let patterns = try [
+            #"{"equalToJson": {"name": "pikachu"}, "ignoreExtraElements": true}"#,
+            #"{"matchesJsonPath": "$.types[0]"}"#, #"{"matchesJsonPath": "$.stats.speed"}"#,
+            #"{"equalToJson": "{\"name\": \"raichu\"}"}"#,
+        ].map { try Fixtures.pattern(#"{"method": "POST", "bodyPatterns": [\#($0)]}"#) }
+        let (matched, budget) = MatchBudget.measuring(steps: 1_000) { patterns.map { $0.matches(request) } }
+        #expect(matched == [true, true, true, false])
+        #expect(budget.remaining == 1_000 - body.utf8.count)
+        // A budget too small for the body: nothing is parsed, so no JSON matcher passes.
+        let (starved, spent) = MatchBudget.measuring(steps: 10) { patterns.map { $0.matches(request) } }
+        #expect(starved == [false, false, false, false])
+        #expect(spent.spentBy?.pattern == "equalToJson")
+    }
 }

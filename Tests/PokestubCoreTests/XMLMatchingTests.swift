@@ -168,6 +168,45 @@ struct XMLMatchingTests {
         }
     }
 
+    @Test(
+        "a body that declares entities is neither equal to XML nor searched by XPath, and is refused before parsing"
+    )
+    func entityDeclarations() throws {
+        // WireMock 2.35 expands `&x;` to "hello" and matches both; libxml2 would expand without a bound.
+        let declared = #"<!DOCTYPE a [<!ENTITY x "hello">]><a>&x;</a>"#
+        #expect(try !matches(#"{"equalToXml": "<a>hello</a>"}"#, body: declared))
+        #expect(try !matches(#"{"matchesXPath": "/a[text()='hello']"}"#, body: declared))
+        #expect(try matches(#"{"equalToXml": "<a>hello</a>"}"#, body: "<!DOCTYPE a><a>hello</a>"))
+        let pattern = try Fixtures.pattern(#"{"method": "POST", "bodyPatterns": [\#(Self.order)]}"#)
+        let result = pattern.evaluate(Fixtures.request("POST", "/soap", body: declared))
+        let difference = try #require(result.differences.first)
+        #expect(difference.description.contains("declares entities"), "\(difference)")
+    }
+
+    @Test("an XPath whose estimated work on the body passes the budget is not evaluated; a plain one is")
+    func xPathWorkEstimate() throws {
+        // 250 nested elements around 10,000 empty ones (40 KB): libxml2 visits about 3 × 10⁸ nodes.
+        let deep =
+            String(repeating: "<a>", count: 250) + String(repeating: "<b/>", count: 10_000)
+            + String(repeating: "</a>", count: 250)
+        let request = Fixtures.request("POST", "/soap", body: deep)
+        let expression = "//*[count(.//*[count(.//*) > 0]) > 0]"
+        let nested = try Fixtures.pattern(
+            #"{"method": "POST", "bodyPatterns": [{"matchesXPath": "\#(expression)"}]}"#)
+        let (matched, budget) = MatchBudget.measuring { nested.matches(request) }
+        #expect(!matched)
+        #expect(budget.spentBy?.pattern == "matchesXPath \(expression.debugDescription)", "\(budget.spentBy as Any)")
+        let plain = try Fixtures.pattern(#"{"method": "POST", "bodyPatterns": [{"matchesXPath": "//a[b]"}]}"#)
+        let (plainMatched, plainBudget) = MatchBudget.measuring { plain.matches(request) }
+        #expect(plainMatched)
+        #expect(!plainBudget.isSpent)
+        let stub = try Fixtures.stub(
+            #"{"request": {"method": "POST", "bodyPatterns": [{"matchesXPath": "\#(expression)"}]}}"#)
+        let nearMisses = NearMiss.closest(to: request, in: StubIndex([stub]))
+        let detail = nearMisses.first?.result.differences.first?.detail ?? ""
+        #expect(detail.contains("takes too long for a near miss"), "\(detail)")
+    }
+
     @Test("the near miss names the first XML difference with its path")
     func nearMissDetail() throws {
         let pattern = try Fixtures.pattern(#"{"method": "POST", "bodyPatterns": [\#(Self.order)]}"#)

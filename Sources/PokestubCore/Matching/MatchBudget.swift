@@ -17,6 +17,9 @@ public final class MatchBudget: @unchecked Sendable {
     /// own whole budget (some 200 ms on this project's 2-core machine), and a thousand times what matching a
     /// request against the shipped stubs takes.
     public static let defaultSteps = 20_000_000
+    /// The steps one near-miss comparison may take (near misses run on a server thread): a twentieth of
+    /// ``defaultSteps``, about 10 ms.
+    static let nearMissSteps = defaultSteps / 20
 
     /// The budget of the matching in progress on this thread, if any.
     @TaskLocal public static var current: MatchBudget?
@@ -27,6 +30,9 @@ public final class MatchBudget: @unchecked Sendable {
     var candidate: UUID?
     /// The stub and the pattern that spent the last of the budget, once it is spent.
     public private(set) var spentBy: (stub: UUID?, pattern: String)?
+    /// The text last parsed as JSON by a matcher, and what it parsed to (`nil`: not JSON): every `equalToJson`
+    /// and `matchesJsonPath` of a request's candidate stubs reads the same body.
+    private var parsedJSON: (text: String, value: JSONValue?)?
 
     /// Creates a budget of `steps` engine steps.
     public init(steps: Int = MatchBudget.defaultSteps) {
@@ -49,6 +55,21 @@ public final class MatchBudget: @unchecked Sendable {
     func charge(_ steps: Int, pattern: String) {
         remaining -= steps
         if remaining <= 0, spentBy == nil { spentBy = (candidate, pattern) }
+    }
+
+    /// `text` parsed as JSON for the matcher `pattern`, or `nil` when it is not JSON or the budget is spent.
+    ///
+    /// Under a ``current`` budget a text is parsed once per request, at one step per byte; without one (near
+    /// misses, tests) it is parsed each time.
+    static func json(of text: String, pattern: @autoclosure () -> String) -> JSONValue? {
+        guard let budget = current else { return try? JSONValue.parse(text) }
+        if let parsed = budget.parsedJSON, parsed.text == text { return parsed.value }
+        if budget.isSpent { return nil }
+        budget.charge(text.utf8.count, pattern: pattern())
+        if budget.isSpent { return nil }
+        let value = try? JSONValue.parse(text)
+        budget.parsedJSON = (text, value)
+        return value
     }
 
     /// Runs `body` with a new budget of `steps` as ``current``.

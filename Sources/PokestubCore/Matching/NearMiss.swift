@@ -13,7 +13,12 @@ public struct NearMiss: Sendable {
     ///   - indexes: The stub sets (a session's own, then the daemon's).
     ///   - limit: How many to return.
     public static func closest(to request: HTTPRequest, in indexes: [StubIndex], limit: Int = 3) -> [NearMiss] {
-        Levenshtein.withBudget { closest(to: request, inAll: indexes, limit: limit) }
+        Levenshtein.withBudget {
+            MatchBudget.measuring(steps: MatchBudget.nearMissSteps) {
+                closest(to: request, inAll: indexes, limit: limit)
+            }
+            .0
+        }
     }
 
     private static func closest(to request: HTTPRequest, inAll indexes: [StubIndex], limit: Int) -> [NearMiss] {
@@ -33,9 +38,14 @@ public struct NearMiss: Sendable {
     ///   - limit: How many to return.
     ///
     /// The URL and string comparisons of one search share a budget (``Levenshtein/cellsPerSearch``), so a
-    /// long hostile URL costs a bounded time however many stubs there are.
+    /// long hostile URL costs a bounded time however many stubs there are; the matchers' work (regular
+    /// expressions, parsing JSON and XML bodies, XPath) shares a ``MatchBudget`` of
+    /// ``MatchBudget/nearMissSteps``, past which they stop and count as differing.
     public static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
-        Levenshtein.withBudget { closest(to: request, inOne: index, limit: limit) }
+        Levenshtein.withBudget {
+            MatchBudget.measuring(steps: MatchBudget.nearMissSteps) { closest(to: request, inOne: index, limit: limit) }
+                .0
+        }
     }
 
     private static func closest(to request: HTTPRequest, inOne index: StubIndex, limit: Int) -> [NearMiss] {

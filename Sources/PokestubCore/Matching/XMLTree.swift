@@ -12,13 +12,17 @@ import Foundation
 /// The tree keeps what WireMock 2.35 compares (checked against its jar): elements by local name (the namespace
 /// and the prefix are not compared), attributes by namespace and local name (namespace declarations are not
 /// attributes), and text trimmed, with CDATA sections read as text and whitespace-only text dropped (XMLUnit's
-/// `ignoreWhitespace`). Comments are dropped (`ignoreComments`). Entities a DTD declares are not expanded, and
-/// external entities are never loaded.
+/// `ignoreWhitespace`). Comments are dropped (`ignoreComments`). A document that declares entities
+/// (`<!ENTITY`) is refused before it is parsed: libxml2 would expand them without a bound, so one 400 KB body
+/// could make gigabytes of text (WireMock 2.35 expands them within the JDK's limits, 64,000 expansions). External
+/// entities are never loaded.
 struct XMLTree: Sendable, Hashable {
     /// The document element.
     var root: Element
     /// How many elements, attributes and texts the tree holds: the work comparing it takes.
     var size: Int
+    /// How deeply elements nest: 1 for a document element without child elements.
+    var depth: Int
 
     /// A child of an element.
     enum Node: Sendable, Hashable {
@@ -57,9 +61,12 @@ struct XMLTree: Sendable, Hashable {
 
     /// Reads a document.
     ///
-    /// - Throws: ``ParseError`` when the text is not one well-formed XML document, or nests elements deeper
-    ///   than ``maximumDepth``.
+    /// - Throws: ``ParseError`` when the text is not one well-formed XML document, declares entities, or nests
+    ///   elements deeper than ``maximumDepth``.
     static func parse(_ text: String) throws(ParseError) -> XMLTree {
+        if declaresEntities(text) {
+            throw ParseError(message: "the document declares entities (<!ENTITY), which pokestub does not expand")
+        }
         let builder = Builder()
         let parser = XMLParser(data: Data(text.utf8))
         parser.delegate = builder
@@ -76,7 +83,29 @@ struct XMLTree: Sendable, Hashable {
                 ? "no document element" : "not well-formed XML"
             throw ParseError(message: "\(reason) (\(position))")
         }
-        return XMLTree(root: root, size: builder.size)
+        return XMLTree(root: root, size: builder.size, depth: builder.depth)
+    }
+
+    /// Whether `text` holds an entity declaration, `<!ENTITY` (XML 1.0 §4.2): every entity, including one a
+    /// parameter entity declares, needs one written out.
+    static func declaresEntities(_ text: String) -> Bool {
+        let declaration = Array("<!ENTITY".utf8)
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count >= declaration.count else { return false }
+            var index = 0
+            let last = bytes.count - declaration.count
+            while index <= last {
+                if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!"),
+                    declaration.indices.allSatisfy({ bytes[index + $0] == declaration[$0] })
+                {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable(search) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer(search)
     }
 
     /// Builds the tree from the parser's events.
@@ -84,6 +113,7 @@ struct XMLTree: Sendable, Hashable {
         var open: [Element] = []
         var root: Element?
         var size = 0
+        var depth = 0
         var failure: String?
         private var text = ""
         /// Namespace prefixes in scope, innermost last, for the namespaces of prefixed attributes.
@@ -116,6 +146,7 @@ struct XMLTree: Sendable, Hashable {
                     Attribute(namespaceURI: uri, localName: parts.last ?? name, qualifiedName: name, value: value))
             }
             size += 1 + read.count
+            depth = max(depth, open.count + 1)
             open.append(
                 Element(
                     localName: elementName, qualifiedName: qualifiedName ?? elementName, attributes: read,

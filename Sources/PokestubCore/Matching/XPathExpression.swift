@@ -1,3 +1,5 @@
+import Foundation
+
 /// An XPath 1.0 expression from a stub, checked when the stub loads and rewritten so Foundation can evaluate
 /// it on every platform.
 ///
@@ -14,6 +16,12 @@ struct XPathExpression: Sendable, Hashable {
     let expression: String
     /// The same expression with every prefixed name test spelled without a prefix.
     let rewritten: String
+    /// Steps that walk a subtree or the ancestors (`//`, `descendant`, `descendant-or-self`, `ancestor`,
+    /// `ancestor-or-self`): each one after the first multiplies the work by up to the document's depth.
+    let deepSteps: Int
+    /// Steps that walk the document's order (`following`, `preceding`): each multiplies the work by up to the
+    /// number of nodes.
+    let wideSteps: Int
 
     /// Checks and rewrites an expression.
     ///
@@ -35,6 +43,20 @@ struct XPathExpression: Sendable, Hashable {
                 "selects a \(type) rather than nodes; WireMock 2.35 matches only expressions that select nodes")
         }
         rewritten = parser.output.joined(separator: " ")
+        deepSteps = parser.deepSteps
+        wideSteps = parser.wideSteps
+    }
+
+    /// An upper bound of the work of evaluating the expression over a document of `bytes` bytes, `nodes`
+    /// nodes and elements nested `depth` deep, in units of one node or byte visited: the document once per
+    /// step that walks it all, times the depth for each further step that walks a subtree or the ancestors
+    /// (a node lies in at most `depth` subtrees), times the nodes for each step that walks the document's
+    /// order. `//order[id='7']` costs `bytes`; `//*[.//*[.//*]]` costs `bytes × depth²`.
+    func estimatedWork(bytes: Int, nodes: Int, depth: Int) -> Int {
+        var work = Double(max(bytes, nodes, 1))
+        work *= pow(Double(max(depth, 1)), Double(max(deepSteps - 1, 0)))
+        work *= pow(Double(max(nodes, 1)), Double(wideSteps))
+        return work >= Double(Int.max / 2) ? Int.max / 2 : Int(work)
     }
 
     static func error(_ expression: String, _ message: String) -> StubDefinitionError {
@@ -139,6 +161,10 @@ struct XPathExpression: Sendable, Hashable {
         var output: [String] = []
         /// How many predicates the parser is inside: 0 where the context node is the one evaluation starts at.
         private var predicateDepth = 0
+        /// ``XPathExpression/deepSteps`` so far.
+        var deepSteps = 0
+        /// ``XPathExpression/wideSteps`` so far.
+        var wideSteps = 0
 
         init(source: String, tokens: [Token], namespaces: [String: String]) {
             self.source = source
@@ -238,6 +264,7 @@ struct XPathExpression: Sendable, Hashable {
             }
             if isSymbol("/") || isSymbol("//") {
                 guard type == .nodeSet else { throw error("a path needs a node-set, not a \(type)") }
+                if isSymbol("//") { deepSteps += 1 }
                 _ = take()
                 try relativePath()
                 type = .nodeSet
@@ -253,6 +280,7 @@ struct XPathExpression: Sendable, Hashable {
             }
             if isSymbol("//") {
                 _ = take()
+                deepSteps += 1
             } else if predicateDepth == 0 {
                 // Outside predicates a relative path starts at the document, as in WireMock (Java's XPath on the
                 // parsed Document): `stuff/box` is `/stuff/box`. Foundation on Linux starts at the document's first
@@ -270,6 +298,7 @@ struct XPathExpression: Sendable, Hashable {
         private mutating func relativePath() throws(StubDefinitionError) {
             try step()
             while isSymbol("/") || isSymbol("//") {
+                if isSymbol("//") { deepSteps += 1 }
                 _ = take()
                 try step()
             }
@@ -293,6 +322,8 @@ struct XPathExpression: Sendable, Hashable {
                 }
                 // Foundation on Linux crashes wrapping the namespace nodes it selects.
                 guard token.text != "namespace" else { throw error("the namespace axis is not supported") }
+                if token.text.hasPrefix("descendant") || token.text.hasPrefix("ancestor") { deepSteps += 1 }
+                if token.text == "following" || token.text == "preceding" { wideSteps += 1 }
                 _ = take()
                 _ = take()
             }

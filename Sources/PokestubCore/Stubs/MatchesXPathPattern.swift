@@ -42,24 +42,25 @@ public struct MatchesXPathPattern: Sendable, Hashable {
     }
 
     /// Whether the expression selects a node in `value` (one whose value passes the sub-matcher, when there is
-    /// one). The body's bytes are drawn from the current ``MatchBudget`` twice, as it is parsed twice: once by
-    /// `XMLParser`, strictly, then by `XMLDocument` for the XPath.
+    /// one). The work is drawn from the current ``MatchBudget``: the body's bytes for the strict parse, then
+    /// the expression's estimated work over the parsed document
+    /// (``XPathExpression/estimatedWork(bytes:nodes:depth:)``) before `XMLDocument` parses it again and
+    /// evaluates it; an expression whose estimate is over the budget is not evaluated.
     func matches(_ value: String?) -> Bool {
         guard let nodes = selectedValues(value) else { return false }
         guard let valuePattern else { return !nodes.isEmpty }
         return nodes.contains { valuePattern.matches($0) }
     }
 
-    /// The values of the nodes selected in `value`, or `nil` when `value` is not a well-formed XML document.
+    /// The values of the nodes selected in `value`, or `nil` when `value` is not a well-formed XML document or
+    /// the budget does not cover the evaluation.
     func selectedValues(_ value: String?) -> [String]? {
         // Foundation's XMLDocument recovers from errors on Linux (libxml2's XML_PARSE_RECOVER), so the body is
         // first read strictly, as WireMock reads it.
-        guard let value, !value.isEmpty, !value.contains("<!ENTITY"),
-            XMLTree.chargedParse(value, pattern: summary) != nil
-        else { return nil }
-        // The second parse costs as much as the first.
+        guard let value, !value.isEmpty, let tree = XMLTree.chargedParse(value, pattern: summary) else { return nil }
         if let budget = MatchBudget.current {
-            budget.charge(value.utf8.count, pattern: summary)
+            budget.charge(
+                xpath.estimatedWork(bytes: value.utf8.count, nodes: tree.size, depth: tree.depth), pattern: summary)
             if budget.isSpent { return nil }
         }
         guard let document = try? XMLDocument(data: Data(value.utf8), options: [.nodeLoadExternalEntitiesNever]),
@@ -75,7 +76,12 @@ public struct MatchesXPathPattern: Sendable, Hashable {
         if let value, value.utf8.count > XMLTree.nearMissLimit {
             return (1, "a body over \(XMLTree.nearMissLimit) bytes is not compared for near misses")
         }
-        guard let values = selectedValues(value) else { return (1, "the body is not XML") }
+        // Near misses share a budget (`NearMiss.closest`); a lone explanation gets one of its own.
+        let (selected, budget) =
+            MatchBudget.current.map { ($0.isSpent ? nil : selectedValues(value), $0) }
+            ?? MatchBudget.measuring(steps: MatchBudget.nearMissSteps) { selectedValues(value) }
+        if budget.isSpent { return (1, "evaluating the expression on this body takes too long for a near miss") }
+        guard let values = selected else { return (1, "the body is not XML") }
         guard !values.isEmpty else { return (1, "the expression selects nothing") }
         guard let valuePattern else { return (0, nil) }
         if values.contains(where: { valuePattern.matches($0) }) { return (0, nil) }

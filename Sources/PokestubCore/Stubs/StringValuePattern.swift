@@ -73,12 +73,14 @@ public indirect enum StringValuePattern: Sendable, Hashable {
         case .matches(let regex):
             return regex.matches(value)
         case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard let actual = try? JSONValue.parse(value) else { return false }
+            guard let actual = MatchBudget.json(of: value, pattern: "equalToJson") else { return false }
             return JSONComparison.equal(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
                 ignoreExtraElements: ignoreExtraElements)
         case .matchesJsonPath(let path, let valuePattern):
-            guard let document = try? JSONValue.parse(value) else { return false }
+            guard let document = MatchBudget.json(of: value, pattern: "matchesJsonPath \(path.expression)") else {
+                return false
+            }
             let found = path.evaluate(on: document)
             guard let valuePattern else {
                 return found.contains { $0 != .null && $0 != .array([]) }
