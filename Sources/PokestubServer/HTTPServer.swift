@@ -132,6 +132,10 @@ public final class HTTPServer: Sendable {
     /// Connections open now, including those past the connection limit that are being answered 503.
     public var openConnections: Int { core.deadlines.openConnections }
 
+    /// Requests whose head has reached the handler and whose answer is not sent yet, including those waiting
+    /// for a stub's delay, the upstream or a slow-request thread.
+    public var requestsInFlight: Int { core.requestsInFlight }
+
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own, so neither the few
     /// threads that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {

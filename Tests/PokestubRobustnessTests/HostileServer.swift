@@ -16,12 +16,17 @@ final class HostileServer: Sendable {
     ///   - stubRoot: A stub folder to load, or `nil` for runtime stubs only.
     ///   - maxBodyBytes: The largest body accepted (the daemon's default is 16 MB).
     ///   - maxMemoryBytes: The engine's memory budget (the daemon's default is 1 GiB).
-    init(stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20, maxMemoryBytes: Int = 1 << 30) throws {
+    ///   - templateLimits: The work a request's templates may do.
+    init(
+        stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20, maxMemoryBytes: Int = 1 << 30,
+        templateLimits: TemplateLimits = TemplateLimits()
+    ) throws {
         let store = StubStore(root: stubRoot)
         store.reload()
         let listener = try HTTPListener(host: "127.0.0.1", port: 0)
         engine = StubEngine(
-            store: store, journalCapacity: 1_000, maxMemoryBytes: maxMemoryBytes, baseURL: listener.baseURL)
+            store: store, journalCapacity: 1_000, maxMemoryBytes: maxMemoryBytes, templateLimits: templateLimits,
+            baseURL: listener.baseURL)
         server = HTTPServer(
             listener: listener, configuration: HTTPServerConfiguration(maxBodyBytes: maxBodyBytes), handler: engine)
         try server.start()
@@ -30,9 +35,11 @@ final class HostileServer: Sendable {
     /// Runs `body` with a started server and always stops it.
     static func with<T>(
         stubRoot: String? = nil, maxBodyBytes: Int = 16 << 20, maxMemoryBytes: Int = 1 << 30,
-        _ body: (HostileServer) async throws -> T
+        templateLimits: TemplateLimits = TemplateLimits(), _ body: (HostileServer) async throws -> T
     ) async throws -> T {
-        let server = try HostileServer(stubRoot: stubRoot, maxBodyBytes: maxBodyBytes, maxMemoryBytes: maxMemoryBytes)
+        let server = try HostileServer(
+            stubRoot: stubRoot, maxBodyBytes: maxBodyBytes, maxMemoryBytes: maxMemoryBytes,
+            templateLimits: templateLimits)
         defer { server.server.stop(gracePeriod: .milliseconds(500)) }
         return try await body(server)
     }

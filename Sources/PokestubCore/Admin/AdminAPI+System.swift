@@ -9,7 +9,8 @@ extension AdminAPI {
     ]
 
     /// `GET /__admin/health`: `healthy`, or `degraded` after a failed reload, with the stub count, mode,
-    /// journal size, uptime and the last reload.
+    /// journal size, uptime, the last reload, and the requests on slow-request threads
+    /// (`"slowRequests": {"running": 1, "waiting": 0}`, see ``SlowRequestPool``).
     private func health() -> HTTPResponse {
         let current = info
         let reload = store.lastReload
@@ -25,6 +26,11 @@ extension AdminAPI {
             "uptimeInSeconds": .integer(Int64(Date().timeIntervalSince(current.startedAt))),
             "timestamp": .string(ServeEvent.timestamp(Date())),
         ]
+        if let slowRequests {
+            body["slowRequests"] = .object([
+                "running": .integer(Int64(slowRequests.running)), "waiting": .integer(Int64(slowRequests.waiting)),
+            ])
+        }
         if let reload {
             body["lastReload"] = .object([
                 "at": .string(ServeEvent.timestamp(reload.at)),

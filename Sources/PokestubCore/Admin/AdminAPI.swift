@@ -49,6 +49,8 @@ public struct AdminAPI: Sendable {
     let shutdown: ShutdownTrigger?
     /// The daemon's memory budget, which runtime stubs and answers built whole are charged to, or `nil`.
     let memory: MemoryBudget?
+    /// The daemon's threads for slow requests, whose load health reports, or `nil`.
+    let slowRequests: SlowRequestPool?
 
     /// Creates the admin API over a server's stubs and journal.
     ///
@@ -66,11 +68,14 @@ public struct AdminAPI: Sendable {
     ///   - shutdown: What `POST /__admin/shutdown` calls; `nil` (a session's API) answers 403.
     ///   - memory: The memory budget runtime stubs (507 past it) and admin answers (429 past it) are charged
     ///     to, or `nil` for none.
+    ///   - slowRequests: The daemon's threads for slow requests, reported by health, or `nil`.
     public init(
         store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
         sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil,
-        settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil, memory: MemoryBudget? = nil
+        settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil, memory: MemoryBudget? = nil,
+        slowRequests: SlowRequestPool? = nil
     ) {
+        self.slowRequests = slowRequests
         self.settings = settings
         self.shutdown = shutdown
         self.memory = memory

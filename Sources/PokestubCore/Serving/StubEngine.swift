@@ -37,7 +37,22 @@ public final class StubEngine: HTTPHandler {
     /// `limits.maxResponseBytes`).
     public let templateLimits: TemplateLimits
     private let nearMisses = NearMissCache()
+    /// Where requests too slow for a server thread are served (``SlowRequestPool``).
+    let slowRequests = SlowRequestPool(
+        threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: StubEngine.slowRequestQueueLimit)
     let logger: Logger
+
+    /// The matching steps a request may take on a server thread: a twentieth of ``MatchBudget/defaultSteps``,
+    /// about 10 ms. A request whose matching takes more is matched again on a ``SlowRequestPool`` thread with
+    /// the whole budget, so no request holds a server thread for long.
+    static let serverThreadMatchSteps = MatchBudget.defaultSteps / 20
+    /// The template steps a request may take on a server thread: 50,000, about 10 ms and twice the shipped
+    /// list page's 21,652; past them the request is served again on a ``SlowRequestPool`` thread with the
+    /// whole ``TemplateLimits``.
+    static let serverThreadTemplateSteps = 50_000
+    /// How many slow requests may wait for a thread of the ``SlowRequestPool``; past them a slow request is
+    /// answered 503.
+    static let slowRequestQueueLimit = 256
 
     /// Creates an engine.
     ///
@@ -100,7 +115,7 @@ public final class StubEngine: HTTPHandler {
             globalResponseTemplating: store.globalResponseTemplating)
         admin = AdminAPI(
             store: store, journal: journal, info: info, recordings: recordings, sessions: sessions, settings: settings,
-            shutdown: shutdown, memory: bodyBudget.memory)
+            shutdown: shutdown, memory: bodyBudget.memory, slowRequests: slowRequests)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
@@ -138,11 +153,19 @@ public final class StubEngine: HTTPHandler {
     /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and
     /// proxy modes, where the scope allows) the upstream's, else a 404 naming the near misses. The record mode
     /// forwards every request without matching.
-    func serve(_ request: HTTPRequest, in scope: ServingScope, timing: ServeTiming) -> HTTPReply {
+    ///
+    /// On a server thread (`onServerThread`) matching and templating get a small share of their budgets
+    /// (``serverThreadMatchSteps``, ``serverThreadTemplateSteps``); a request that passes it is served again
+    /// on the ``SlowRequestPool`` with the whole budgets, and nothing is journaled or changed before that.
+    func serve(
+        _ request: HTTPRequest, in scope: ServingScope, timing: ServeTiming, onServerThread: Bool = true
+    ) -> HTTPReply {
         let mode = scope.forwardsUpstream ? info.mode : .replay
         if mode == .record { return forward(request, in: scope, mode: mode, timing: timing) }
-        let (found, budget) = MatchBudget.measuring { scope.match(request) }
+        let steps = onServerThread ? StubEngine.serverThreadMatchSteps : MatchBudget.defaultSteps
+        let (found, budget) = MatchBudget.measuring(steps: steps) { scope.match(request) }
         if let spent = budget.spentBy {
+            if onServerThread { return serveOffServerThread(request, in: scope, timing: timing) }
             let response = StubEngine.matchingBudgetSpent(spent)
             logger.warning(
                 "matching budget spent: \(request.method) \(request.rawURL) (stub \(spent.stub?.uuidString ?? "?"))")
@@ -155,9 +178,13 @@ public final class StubEngine: HTTPHandler {
             }
             var response = match.response
             if let template = match.template {
-                response = template.render(
+                var limits = templateLimits
+                if onServerThread { limits.maxSteps = min(limits.maxSteps, StubEngine.serverThreadTemplateSteps) }
+                let rendered = template.render(
                     response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL, stub: match.stub,
-                    limits: templateLimits)
+                    limits: limits, givingUp: onServerThread && limits.maxSteps < templateLimits.maxSteps)
+                guard let rendered else { return serveOffServerThread(request, in: scope, timing: timing) }
+                response = rendered
             }
             response =
                 linkRewriter?.rewrite(response, to: scope.linkBase, recordedFrom: match.recordedUpstream) ?? response
@@ -175,6 +202,36 @@ public final class StubEngine: HTTPHandler {
         scope.journal.recordAnswer(
             to: request, stub: nil, status: response.status, timing: timing, response: response)
         return .response(response)
+    }
+
+    /// Serves `request` again on a ``SlowRequestPool`` thread with the whole budgets; the server thread is
+    /// free meanwhile. With ``slowRequestQueueLimit`` requests waiting already, the answer is a 503 at once:
+    ///
+    /// ```json
+    /// {"status": 503, "error": "too many slow requests", "message": "…"}
+    /// ```
+    private func serveOffServerThread(_ request: HTTPRequest, in scope: ServingScope, timing: ServeTiming) -> HTTPReply
+    {
+        .deferred { [self] complete in
+            let queued = slowRequests.submit { [self] in
+                switch serve(request, in: scope, timing: timing, onServerThread: false) {
+                case .response(let response): complete(response)
+                case .deferred(let start): start(complete)
+                }
+            }
+            guard !queued else { return }
+            var response = HTTPResponse.json(
+                .object([
+                    "status": .integer(503), "error": .string("too many slow requests"),
+                    "message": .string(
+                        "\(StubEngine.slowRequestQueueLimit) requests whose matching or templates take long are "
+                            + "waiting already; try again"),
+                ]), status: 503)
+            response.headers.replace(name: "Retry-After", value: "1")
+            logger.warning("too many slow requests: \(request.method) \(request.rawURL) answered 503")
+            scope.journal.recordAnswer(to: request, stub: nil, status: 503, timing: timing)
+            complete(response)
+        }
     }
 
     /// The 503 for a request whose matching spent its ``MatchBudget``:

@@ -54,6 +54,15 @@ public final class ResponseTemplate: Sendable {
         _ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String,
         stub: ServeEvent.StubReference? = nil, limits: TemplateLimits = TemplateLimits()
     ) -> HTTPResponse {
+        render(response, for: request, serverBaseURL: serverBaseURL, stub: stub, limits: limits, givingUp: false)!
+    }
+
+    /// ``render(_:for:serverBaseURL:stub:limits:)``, or `nil` when `givingUp` and the templates pass `limits`
+    /// (so that the caller may render again with more).
+    func render(
+        _ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String,
+        stub: ServeEvent.StubReference?, limits: TemplateLimits, givingUp: Bool
+    ) -> HTTPResponse? {
         let model = TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: parameters)
         var budget = TemplateBudget(limits: limits)
         do {
@@ -66,6 +75,7 @@ public final class ResponseTemplate: Sendable {
                         "message": .string(error.message),
                     ]), status: 500)
             }
+            if givingUp { return nil }
             var members: [String: JSONValue] = [
                 "status": .integer(500), "error": .string("response template passed its work budget"),
                 "message": .string(error.budgetMessage(stub: stub.map(ResponseTemplate.describe) ?? "(unknown)")),
