@@ -24,8 +24,9 @@ capacity over the run. Where there is no /proc (macOS) it is `n/a`.
 Every load is bounded by wrk's duration (the uploader stops with it); every process started here is stopped
 at the end, also on Ctrl-C, SIGTERM or an error. Only 127.0.0.1 is used.
 
-`--markdown FILE` (`--update-readme` for README.md) writes the result tables between the lines
-`<!-- bench:begin -->` and `<!-- bench:end -->` of FILE, so the README's table comes from one command.
+`--markdown FILE` (`--update-readme` for Benchmarks/README.md) writes the result tables between the lines
+`<!-- bench:begin -->` and `<!-- bench:end -->` of FILE, so the tables of Benchmarks/README.md come from one
+command.
 
 Run through Benchmarks/run.sh, which installs wrk and nginx-light and builds the release binary.
 """
@@ -534,7 +535,7 @@ def main() -> int:
     parser.add_argument("--markdown", metavar="FILE",
                         help=f"write the result tables into FILE between {BEGIN_MARKER} and {END_MARKER} "
                              "(a new FILE is created with them)")
-    parser.add_argument("--update-readme", action="store_true", help="--markdown README.md")
+    parser.add_argument("--update-readme", action="store_true", help="--markdown Benchmarks/README.md")
     parser.add_argument("--only", choices=["record"],
                         help="run one part only: `record` times the record path (and proxy mode) against nginx")
     parser.add_argument("--record-requests", type=int,
@@ -545,7 +546,7 @@ def main() -> int:
                         help="with --only record: also time this pokestub binary (say, a build of main) in the same run")
     args = parser.parse_args()
     if args.update_readme:
-        args.markdown = str(REPO / "README.md")
+        args.markdown = str(REPO / "Benchmarks" / "README.md")
     if args.markdown:
         if args.only:
             parser.error("--markdown and --update-readme need the full run (no --only)")

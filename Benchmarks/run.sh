@@ -5,7 +5,7 @@
 #                                        beside them, medians reported (about 10 minutes)
 #   Benchmarks/run.sh --rounds 2         the same with 2 rounds
 #   Benchmarks/run.sh --quick            a short end-to-end run, 1 round (what CI does: about 1 minute)
-#   Benchmarks/run.sh --update-readme    a full run that rewrites README.md's tables between
+#   Benchmarks/run.sh --update-readme    a full run that rewrites Benchmarks/README.md's tables between
 #                                        <!-- bench:begin --> and <!-- bench:end --> (--markdown FILE: any file)
 #   Benchmarks/run.sh --json FILE        also the results, each round's figures included, as JSON
 #   Benchmarks/run.sh --only record      only the record path (and proxy mode) against a direct fetch

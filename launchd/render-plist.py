@@ -9,7 +9,7 @@ Homebrew/brew), so a Mac without Homebrew services runs the same job `brew servi
                                                   # PREFIX/opt/pokestub/bin), for comparison only
 
 With a prefix the formula's folders are PREFIX/bin (`opt_bin`), PREFIX/etc (`etc`) and PREFIX/var (`var`), the
-layout README.md's "On a Mac" installs into; Homebrew's own are the same under `$(brew --prefix)`
+layout Docs/Mac.md installs into; Homebrew's own are the same under `$(brew --prefix)`
 (/opt/homebrew on Apple silicon, /usr/local on Intel), except that it runs the binary through its
 `opt/pokestub/bin` link. launchd expands neither `~` nor variables (launchd.plist(5)), so the prefix is made
 absolute here and every path in the job is absolute.

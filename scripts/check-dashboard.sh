@@ -2,7 +2,7 @@
 # Opens the dashboard in headless Chromium against a live daemon (the debug build) and checks it the way a
 # developer uses it; see scripts/dashboard/check_dashboard.py. Skips, exiting 0, when Chromium or its
 # WebDriver is not installed (scripts/install-dependencies.sh --test installs them on Debian). With
-# --screenshots it also writes the README's screenshots to Docs/images/.
+# --screenshots it also writes the screenshots of Docs/AdminAPI.md to Docs/images/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="$PWD/.build/debug/pokestub"

@@ -5,7 +5,7 @@
 #   - no plist is kept by hand under launchd/ and the formula names no prefix (/usr/local, /opt/homebrew)
 #     itself: every path comes from Homebrew's folder names (opt_bin, etc, var);
 #   - the job renders for both of Homebrew's default prefixes, /opt/homebrew (Apple silicon) and /usr/local
-#     (Intel), as Homebrew writes it (--homebrew) and as the README installs it: each loads as a property list
+#     (Intel), as Homebrew writes it (--homebrew) and as Docs/Mac.md installs it: each loads as a property list
 #     (python3's plistlib; plutil -lint as well where there is a plutil: macOS has one, and so does the Swift
 #     toolchain on Linux), with the keys launchd.plist(5) needs and absolute paths (launchd expands neither ~
 #     nor variables), running `pokestub serve --config PREFIX/etc/pokestub/config.json`;

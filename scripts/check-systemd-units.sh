@@ -30,7 +30,7 @@ make_token="ExecStart=/usr/local/bin/pokestub make-token $token_file --group pok
 grep -qx -- "$make_token" systemd/pokestub-admin-token.service \
     || { echo "systemd/pokestub-admin-token.service lacks $make_token" >&2; exit 1; }
 # The group the token file is given exists once systemd-sysusers has read the snippet.
-# It is installed as /etc/sysusers.d/pokestub.conf (README); --root reads that folder under the given root.
+# It is installed as /etc/sysusers.d/pokestub.conf (Docs/CIHosts.md); --root reads that folder under the given root.
 install -D -m 0644 systemd/pokestub.sysusers "$work/root/etc/sysusers.d/pokestub.conf"
 systemd-sysusers --root="$work/root"
 grep -q '^pokestub-admin:' "$work/root/etc/group" \

@@ -2,7 +2,7 @@ import Foundation
 import PokestubTestSupport
 import Testing
 
-/// Every Swift example in README.md, Docs/, the DocC catalogs and the documentation comments of the documented
+/// Every Swift example in README.md, Docs/, Benchmarks/README.md, the DocC catalogs and the documentation comments of the documented
 /// libraries (which DocC shows on each symbol's page) appears, line for line, in this folder, where it is
 /// compiled (and, where it needs no fixed port or real app, run). Editing an example in the docs without
 /// bringing it here fails this test; an example that stops compiling fails the build.
@@ -23,7 +23,7 @@ struct DocumentedExamplesTests {
     /// ``documentedLibraries``, whose examples sit in `///` comments.
     static func documents() throws -> [String] {
         let manager = FileManager.default
-        var paths = ["README.md"]
+        var paths = ["README.md", "Benchmarks/README.md"]
         for name in try manager.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Docs").path)
         where name.hasSuffix(".md") {
             paths.append("Docs/\(name)")

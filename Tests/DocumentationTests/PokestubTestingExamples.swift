@@ -9,7 +9,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// The examples of Sources/PokestubTesting/PokestubTesting.docc and of README.md's Swift section, run as tests.
+// The examples of Sources/PokestubTesting/PokestubTesting.docc and of Docs/SwiftLibraries.md, run as tests.
 
 @Test("the list screen shows the first page")
 func listScreen() async throws {
@@ -101,8 +101,8 @@ extension PokestubTestingGettingStartedExamples {
     }
 }
 
-@Suite("README: Swift")
-struct ReadmeExamples {
+@Suite("Docs/SwiftLibraries.md")
+struct SwiftLibrariesGuideExamples {
     @Test("the first page comes from the shipped stubs, and the request is verified")
     func firstPage() async throws {
         try await withStubServer(stubsDirectory: StubServer.shippedStubsDirectory) { server in

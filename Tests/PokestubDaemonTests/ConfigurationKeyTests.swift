@@ -5,21 +5,22 @@ import Testing
 
 @testable import PokestubDaemon
 
-@Suite("Configuration keys: one table for the parser, serve --help and the README")
+@Suite("Configuration keys: one table for the parser, serve --help and Docs/Configuration.md")
 struct ConfigurationKeyTests {
+    static let page = "Docs/Configuration.md"
     static let begin = "<!-- configuration-table:begin -->\n"
     static let end = "<!-- configuration-table:end -->"
 
-    @Test("README.md's Configuration table is the one rendered from the keys")
-    func readmeTable() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: Self.begin), "README.md has no \(Self.begin)")
+    @Test("Docs/Configuration.md's table is the one rendered from the keys")
+    func documentedTable() throws {
+        let text = try String(contentsOf: Repository.root.appendingPathComponent(Self.page), encoding: .utf8)
+        let start = try #require(text.range(of: Self.begin), "\(Self.page) has no \(Self.begin)")
         let finish = try #require(
-            readme.range(of: Self.end, range: start.upperBound..<readme.endIndex), "README.md has no \(Self.end)")
+            text.range(of: Self.end, range: start.upperBound..<text.endIndex), "\(Self.page) has no \(Self.end)")
         let expected = ConfigurationKey.markdownTable()
         #expect(
-            String(readme[start.upperBound..<finish.lowerBound]) == expected,
-            "README.md between the configuration-table markers should read:\n\(expected)")
+            String(text[start.upperBound..<finish.lowerBound]) == expected,
+            "\(Self.page) between the configuration-table markers should read:\n\(expected)")
     }
 
     @Test("every key has one path, and its environment variable and flag derive from it")

@@ -5,7 +5,7 @@ import PokestubCore
 /// built-in defaults < `config.json` < `POKESTUB_*` environment variables < command-line flags.
 ///
 /// The keys, with their environment variables, flags, defaults and what they take, are listed once, in
-/// ``ConfigurationKey/all``; the README's Configuration table and `serve --help` are rendered from that list.
+/// ``ConfigurationKey/all``; the table of `Docs/Configuration.md` and `serve --help` are rendered from that list.
 ///
 /// In `config.json` values have their JSON types: numbers are JSON numbers, booleans `true` or `false`,
 /// lists arrays of strings, and `adminPort` may be `null`; a quoted `"8080"` or `"false"` is refused, naming

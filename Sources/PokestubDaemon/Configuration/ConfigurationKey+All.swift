@@ -2,8 +2,8 @@ import Foundation
 import PokestubCore
 
 extension ConfigurationKey {
-    /// Every key, in the order `serve --help` and the README's table list them and unknown-key errors name
-    /// them.
+    /// Every key, in the order `serve --help` and the table of `Docs/Configuration.md` list them and unknown-key
+    /// errors name them.
     public static let all: [ConfigurationKey] = [
         host, port, portFile, stubs, mode, upstream,
         .integer(

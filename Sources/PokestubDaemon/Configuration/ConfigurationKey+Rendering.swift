@@ -1,10 +1,10 @@
 import PokestubCore
 
 extension ConfigurationKey {
-    /// The README's Configuration table: one row per key with its `config.json` path, environment variable,
-    /// flag and default, in Markdown, ending in a newline.
+    /// The configuration table of `Docs/Configuration.md`: one row per key with its `config.json` path,
+    /// environment variable, flag and default, in Markdown, ending in a newline.
     ///
-    /// A test keeps README.md's table, between `<!-- configuration-table:begin -->` and
+    /// A test keeps that page's table, between `<!-- configuration-table:begin -->` and
     /// `<!-- configuration-table:end -->`, equal to this text.
     ///
     /// - Parameter keys: The keys to list; every key by default.
@@ -65,7 +65,7 @@ extension ConfigurationKey {
         return text + line + "\n"
     }
 
-    /// The default as the README shows it: the value in code voice, or "none", then the note in brackets.
+    /// The default as `Docs/Configuration.md` shows it: the value in code voice, or "none", then the note in brackets.
     var markdownDefault: String {
         let value: String
         switch defaultValue {

@@ -4,8 +4,8 @@ import PokestubCore
 /// and writes its ``Configuration`` field.
 ///
 /// Every key is an entry of ``all``. The layered parser (`config.json`, `POKESTUB_*` environment variables,
-/// flags), the option list of `serve --help` and the README's Configuration table all come from that list, so
-/// a key is declared once:
+/// flags), the option list of `serve --help` and the table of `Docs/Configuration.md` all come from that list,
+/// so a key is declared once:
 ///
 /// ```swift
 /// let key = ConfigurationKey.named("limits.maxConnections")!
