@@ -38,6 +38,20 @@ static inline size_t pokestub_mhd_keep_escaped(void *cls, struct MHD_Connection 
     return strlen(value);
 }
 
+/// Empties the query of a request target in place, by writing a NUL after its `?`. Only for libmicrohttpd 0.9,
+/// from the URI log callback, for a target with more query arguments than pokestub accepts: 0.9.75 calls the
+/// callback with the target in its read buffer and then parses the query from the same bytes as a C string, one
+/// record per argument in the connection's memory pool; arguments that overflow the pool make it queue a 431 and
+/// lose the request (`parse_initial_message_line` ignores the failure), so the client would get no answer at all.
+/// Emptied, the query costs nothing, the request reaches pokestub, and pokestub answers 414 from the target it
+/// copied first. libmicrohttpd 1.0 answers an overflow itself and is never given this.
+static inline void pokestub_mhd_drop_query(char *target)
+{
+    char *query = strchr(target, '?');
+    if (query != NULL)
+        query[1] = '\0';
+}
+
 /// Starts a daemon with the settings above (MHD_start_daemon with an MHD_OPTION_ARRAY).
 static inline struct MHD_Daemon *
 pokestub_mhd_start(const struct pokestub_mhd_settings *settings,

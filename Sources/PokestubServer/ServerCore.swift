@@ -97,9 +97,14 @@ final class ServerCore: Sendable {
                 if let record = ServerCore.record(connection) {
                     record.start(context)
                     core.deadlines.requestLineReceived(record.deadlines)
-                    // libmicrohttpd may lose a request whose arguments overflow its pool, answering nothing; one
-                    // it keeps gets 414 from `RequestFraming` within this second.
+                    // libmicrohttpd 0.9 loses a request whose arguments overflow its pool, answering nothing:
+                    // the query is emptied where libmicrohttpd is about to parse it, so the request reaches
+                    // `RequestFraming`, which answers 414 from the target copied above. Should a request still
+                    // be lost, the deadline ends it within a second.
                     if RequestFraming.queryArgumentCount(rawURI) > RequestFraming.maxQueryArguments {
+                        if !HTTPServer.libraryIsVersion1, let uri {
+                            pokestub_mhd_drop_query(UnsafeMutablePointer(mutating: uri))
+                        }
                         core.deadlines.expedite(record.deadlines)
                     }
                 }
