@@ -40,4 +40,23 @@ if ! awk -v score="$score" 'BEGIN { exit !(score + 0 <= 2.0) }'; then
     echo "systemd/pokestub.service exposure level $score is above 2.0" >&2
     exit 1
 fi
-echo "systemd units verify, with the admin token credential; pokestub.service exposure level $score (at most 2.0)"
+
+# The unit's own serve command line, run with the shipped config and stubs: it starts, and a job holding the admin
+# token cannot stop the shared daemon through the admin API (403); SIGTERM, as systemctl stop sends, does.
+exec_start=$(sed -n 's#^ExecStart=/usr/local/bin/pokestub ##p' systemd/pokestub.service)
+exec_start=${exec_start//'${CONFIGURATION_DIRECTORY}'/$PWD}
+exec_start=${exec_start//'${STATE_DIRECTORY}'/$PWD}
+token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+read -r -a serve_args <<< "$exec_start"
+"$binary" "${serve_args[@]}" --port 0 --port-file "$work/port" --admin-token "$token" --watch-stubs false \
+    > "$work/serve.out" 2> "$work/serve.err" &
+serve_pid=$!
+for _ in $(seq 1 200); do [[ -s "$work/port" ]] && break; sleep 0.05; done
+[[ -s "$work/port" ]] || { echo "the unit's serve command did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $token" \
+    "http://127.0.0.1:$(cat "$work/port")/__admin/shutdown")
+kill -TERM "$serve_pid"
+wait "$serve_pid" || { echo "the unit's serve command did not stop cleanly on SIGTERM" >&2; exit 1; }
+[[ $status == 403 ]] || { echo "POST /__admin/shutdown with the token got $status under the unit's flags, not 403" >&2; exit 1; }
+echo "systemd units verify, with the admin token credential; pokestub.service exposure level $score (at most 2.0);"
+echo "its serve command starts on the shipped config and stubs and refuses POST /__admin/shutdown (403)"
