@@ -89,8 +89,9 @@ extension RequestPatternBuilding {
 
     /// Adds a test on a query parameter (replacing an earlier one for the same name).
     ///
-    /// A repeated parameter passes when any of its values passes. Use ``ValueMatcher/absent`` to require
-    /// that it is missing.
+    /// A repeated parameter passes when any of its values passes; ``ValueMatcher/hasExactly(_:)`` and
+    /// ``ValueMatcher/includes(_:)`` test all its values. Use ``ValueMatcher/absent`` to require that it is
+    /// missing.
     ///
     /// - Parameters:
     ///   - name: The parameter name, compared exactly.

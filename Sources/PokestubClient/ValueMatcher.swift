@@ -143,6 +143,25 @@ public struct ValueMatcher: Sendable, Hashable, CustomStringConvertible {
         ValueMatcher(json: ["or": .array(matchers.map(\.json))])
     }
 
+    /// The values of a query parameter or header field pair one to one with the matchers, in any order:
+    /// `{"hasExactly": [...]}` (WireMock 3), e.g. `.hasExactly(.equalTo("1"), .equalTo("2"))` passes `?id=2&id=1`
+    /// but not `?id=1` or `?id=1&id=2&id=3`. For query parameters and headers only, not bodies.
+    ///
+    /// - Parameter matchers: The matchers, one per value; at least one.
+    /// - Returns: The matcher.
+    public static func hasExactly(_ matchers: ValueMatcher...) -> ValueMatcher {
+        ValueMatcher(json: ["hasExactly": .array(matchers.map(\.json))])
+    }
+
+    /// Each matcher passes some value of a query parameter or header field; other values may be present:
+    /// `{"includes": [...]}` (WireMock 3). For query parameters and headers only, not bodies.
+    ///
+    /// - Parameter matchers: The matchers; at least one.
+    /// - Returns: The matcher.
+    public static func includes(_ matchers: ValueMatcher...) -> ValueMatcher {
+        ValueMatcher(json: ["includes": .array(matchers.map(\.json))])
+    }
+
     /// The matcher in words, as failures print it: `equalTo "20"`, `absent`, `matchesJsonPath "$.name"`.
     public var description: String {
         ValueMatcher.summary(json)
@@ -153,7 +172,7 @@ public struct ValueMatcher: Sendable, Hashable, CustomStringConvertible {
         if members["absent"] == true { return "absent" }
         if members["absent"] == false { return "present" }
         if members["anything"] != nil { return "anything" }
-        for name in ["and", "or"] {
+        for name in ["and", "or", "hasExactly", "includes"] {
             if let parts = members[name]?.arrayValue {
                 return name + "(" + parts.map(summary).joined(separator: ", ") + ")"
             }

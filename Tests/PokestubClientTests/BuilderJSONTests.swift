@@ -66,6 +66,13 @@ struct BuilderJSONTests {
         #expect(ValueMatcher.equalToJson(text: "[1]").json == ["equalToJson": "[1]"])
         #expect(ValueMatcher.or(.absent, .equalTo("0")).json == ["or": [["absent": true], ["equalTo": "0"]]])
         #expect(ValueMatcher.matchesJsonPath("$.name").json == ["matchesJsonPath": "$.name"])
+        #expect(
+            ValueMatcher.hasExactly(.equalTo("1"), .matches("[0-9]+")).json
+                == ["hasExactly": [["equalTo": "1"], ["matches": "[0-9]+"]]])
+        #expect(ValueMatcher.includes(.contains("json")).json == ["includes": [["contains": "json"]]])
+        #expect(
+            ValueMatcher.hasExactly(.equalTo("1"), .equalTo("2")).description
+                == #"hasExactly(equalTo "1", equalTo "2")"#)
     }
 
     @Test("responses write status, headers, one body field, delay and fault")

@@ -20,6 +20,23 @@ struct VerificationTests {
         }
     }
 
+    @Test("hasExactly verifies a repeated query parameter's values in any order, and no other values")
+    func repeatedParameter() async throws {
+        let stub = StubBuilder.get("/api/v2/pokemon/")
+            .withQueryParameter("id", .hasExactly(.equalTo("1"), .equalTo("2")))
+            .willReturn(.status(204))
+        try await withStubServer(mappings: [Self.anything, stub]) { server in
+            for query in ["id=2&id=1", "id=1&id=2", "id=1&id=3", "id=1"] {
+                let answer = try await HTTPFetch.send(server.url("/api/v2/pokemon/?" + query))
+                #expect(answer.status == (query.contains("2") ? 204 : 200), "\(query)")
+            }
+            try await server.admin.verify(
+                count: 2, .get("/api/v2/pokemon/").withQueryParameter("id", .hasExactly(.equalTo("2"), .equalTo("1"))))
+            try await server.admin.verify(
+                count: 1, .get("/api/v2/pokemon/").withQueryParameter("id", .includes(.equalTo("3"))))
+        }
+    }
+
     @Test("a failed verification prints the actual count and how the closest request differs")
     func failureShowsDifferences() async throws {
         try await withStubServer(mappings: [Self.anything]) { server in

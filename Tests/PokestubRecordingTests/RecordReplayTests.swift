@@ -24,6 +24,37 @@ struct RecordReplayTests {
         return (recorded, replayed, upstream)
     }
 
+    @Test("a recording of repeated query parameters and header fields answers exactly the values it recorded")
+    func repeatedValues() async throws {
+        let folder = try TemporaryDirectory.stubRoot()
+        let upstream = try await ScriptedUpstream.start()
+        let options = RecordingOptions(capturedHeaders: ["X-Trainer": false])
+        let recorder = try RecordingServer(
+            root: folder.path, mode: .recordMissing, upstream: upstream.baseURL, options: options)
+        let trainers = [("X-Trainer", "misty"), ("X-Trainer", "ash")]
+        let recorded = try await recorder.send("GET", "/echo?offset=40&offset=41", headers: trainers)
+        #expect(recorded.status == 200)
+        recorder.stop()
+        upstream.stop()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/mappings")
+        let name = try #require(names.first { $0.hasPrefix("echo") }, "\(names)")
+        let request = try folder.json("mappings/" + name)["request"]
+        #expect(request?["queryParameters"]?["offset"] == ["hasExactly": [["equalTo": "40"], ["equalTo": "41"]]])
+        #expect(request?["headers"]?["X-Trainer"] == ["hasExactly": [["equalTo": "ash"], ["equalTo": "misty"]]])
+        let replayer = try RecordingServer(root: folder.path, mode: .replay, upstream: upstream.baseURL)
+        defer { replayer.stop() }
+        let replayed = try await replayer.send("GET", "/echo?offset=41&offset=40", headers: trainers.reversed())
+        #expect(replayed.status == 200)
+        #expect(try JSONValue.parse(replayed.body)["target"] == "/echo?offset=40&offset=41")
+        for target in ["/echo?offset=41&limit=20", "/echo?offset=40", "/echo?offset=40&offset=41&offset=41"] {
+            #expect(try await replayer.send("GET", target, headers: trainers).status == 404, "\(target)")
+        }
+        for headers in [[("X-Trainer", "ash")], [("X-Trainer", "ash, misty")], trainers + [("X-Trainer", "brock")]] {
+            let answer = try await replayer.send("GET", "/echo?offset=40&offset=41", headers: headers)
+            #expect(answer.status == 404, "\(headers)")
+        }
+    }
+
     @Test("compressed bodies are passed on and written decoded, and replayed without Content-Encoding")
     func compressed() async throws {
         let folder = try TemporaryDirectory.stubRoot()

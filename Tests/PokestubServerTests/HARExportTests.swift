@@ -167,4 +167,55 @@ struct HARExportTests {
                 pokemon.text == #"{"id":25,"name":"pikachu","url":"https://pokeapi.co/api/v2/pokemon/25/"}"#)
         }
     }
+
+    /// One entry of a HAR log: a GET of `url` answered 200 with the JSON `body`.
+    private static func entry(_ url: String, body: String) -> String {
+        let text = body.replacingOccurrences(of: "\"", with: "\\\"")
+        return #"""
+            {"startedDateTime": "2026-12-01T10:00:00.000Z", "time": 5,
+             "request": {"method": "GET", "url": "\#(url)", "httpVersion": "HTTP/1.1", "headers": [],
+                         "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                          "headers": [{"name": "Content-Type", "value": "application/json"}],
+                          "content": {"size": \#(body.utf8.count), "mimeType": "application/json", "text": "\#(text)"},
+                          "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": \#(body.utf8.count)},
+             "cache": {}, "timings": {"send": 0, "wait": 5, "receive": 0}}
+            """#
+    }
+
+    @Test("an imported entry with a repeated parameter answers exactly its multiset of values, in any order")
+    func repeatedParameters() async throws {
+        let folder = try TemporaryDirectory()
+        let entries = [
+            Self.entry("https://pokeapi.co/api/v2/pokemon/?id=1&id=2", body: #"{"entry":1}"#),
+            Self.entry("https://pokeapi.co/api/v2/pokemon/?id=2&id=3", body: #"{"entry":2}"#),
+            Self.entry("https://pokeapi.co/api/v2/pokemon/?id=4", body: #"{"entry":3}"#),
+        ]
+        let har =
+            #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["#
+            + entries.joined(separator: ",") + "]}}"
+        let root = folder.url.appendingPathComponent("stubs")
+        let planned = try HARImport().plan(Data(har.utf8), root: root)
+        #expect(planned.count == 3)
+        for item in planned { _ = try RecordingWriter(root: root).write(item.recording) }
+        let first = try #require(planned.first { $0.entry == 0 })
+        let mapping = try JSONValue.parse(first.recording.mappingData)
+        #expect(
+            mapping["request"]?["queryParameters"]?["id"]
+                == ["hasExactly": [["equalTo": "1"], ["equalTo": "2"]]])
+        let single = try #require(planned.first { $0.entry == 2 })
+        #expect(
+            try JSONValue.parse(single.recording.mappingData)["request"]?["queryParameters"]?["id"] == ["equalTo": "4"])
+        try await LiveServer.with(stubRoot: root.path) { replay in
+            for target in ["?id=1&id=2", "?id=2&id=1"] {
+                let answer = try await replay.send("GET", "/api/v2/pokemon/" + target)
+                #expect(answer.status == 200 && answer.text == #"{"entry":1}"#, "\(target): \(answer.text)")
+            }
+            #expect(try await replay.send("GET", "/api/v2/pokemon/?id=3&id=2").text == #"{"entry":2}"#)
+            for target in ["?id=3&id=9", "?id=1", "?id=2", "?id=1&id=2&id=3", "?id=1&id=2&id=2", "?id=1&id=1"] {
+                #expect(try await replay.send("GET", "/api/v2/pokemon/" + target).status == 404, "\(target)")
+            }
+            #expect(try await replay.send("GET", "/api/v2/pokemon/?id=4").status == 200)
+        }
+    }
 }

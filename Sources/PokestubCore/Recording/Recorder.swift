@@ -4,8 +4,9 @@ import Foundation
 ///
 /// - The request pattern matches what made the request distinct: the method; the path (`url` when there is
 ///   no query, so the stub does not also answer the same path with a query, else `urlPath` with one
-///   `queryParameters` entry per parameter, which compares order-insensitively); captured headers; and the
-///   body (`equalToJson` for JSON, `equalTo` for text).
+///   `queryParameters` entry per parameter, which compares order-insensitively: `equalTo`, or for a repeated
+///   parameter `hasExactly` its values); captured headers (likewise); and the body (`equalToJson` for JSON,
+///   `equalTo` for text).
 /// - The response keeps status and headers minus hop-by-hop, body-describing and volatile ones, with secrets
 ///   redacted. JSON bodies become `jsonBody` up to ``RecordingOptions/largeBodyBytes``, indented but with
 ///   the upstream's member order, numbers and escapes (``Recording/jsonBodyText``), text becomes `body`;
@@ -112,8 +113,10 @@ public struct Recorder: Sendable {
                 } else if values.count == 1 {
                     query[name] = .object(["equalTo": .string(values[0])])
                 } else {
-                    // A repeated parameter passes when any value passes: accept each recorded value.
-                    query[name] = .object(["or": .array(values.map { .object(["equalTo": .string($0)]) })])
+                    // Exactly the recorded multiset of values (WireMock 3's `hasExactly`), in byte order so the
+                    // mapping depends only on the recording key.
+                    let sorted = values.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                    query[name] = .object(["hasExactly": .array(sorted.map { .object(["equalTo": .string($0)]) })])
                 }
             }
             members["queryParameters"] = .object(query)
@@ -122,12 +125,19 @@ public struct Recorder: Sendable {
         for (name, caseInsensitive) in options.capturedHeaders {
             let values = request.headers.values(for: name)
             guard !values.isEmpty else { continue }
+            func equalTo(_ value: String) -> JSONValue {
+                var pattern: [String: JSONValue] = ["equalTo": .string(value)]
+                if caseInsensitive { pattern["caseInsensitive"] = .bool(true) }
+                return .object(pattern)
+            }
             if options.isRedactedHeader(name) {
                 headers[name] = .object(["matches": .string(".*")])
+            } else if values.count == 1 {
+                headers[name] = equalTo(values[0])
             } else {
-                var pattern: [String: JSONValue] = ["equalTo": .string(values.joined(separator: ", "))]
-                if caseInsensitive { pattern["caseInsensitive"] = .bool(true) }
-                headers[name] = .object(pattern)
+                // A repeated field: exactly its recorded values, as for query parameters.
+                let sorted = values.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                headers[name] = .object(["hasExactly": .array(sorted.map(equalTo))])
             }
         }
         if !headers.isEmpty { members["headers"] = .object(headers) }

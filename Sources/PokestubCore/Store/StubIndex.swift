@@ -278,8 +278,23 @@ struct PathGroup: Sendable {
         if !present { consider(whenAbsent) }
     }
 
-    /// The exact values a pattern passes, and whether it passes an absent value; `nil` when it passes
-    /// other values too.
+    /// Values one of which a request must have for the pattern to pass, and whether it passes an absent value;
+    /// `nil` when it passes other values too.
+    ///
+    /// A multi-value pattern with a case-sensitive `equalTo` passes only requests that have that value, so it is
+    /// filed under the first such text alone (each stub in one list, considered once per request).
+    static func discrete(_ pattern: MultiValuePattern) -> (values: [String], absent: Bool)? {
+        switch pattern {
+        case .single(let pattern):
+            return discrete(pattern)
+        case .hasExactly(let patterns), .includes(let patterns):
+            for case .equalTo(let text, caseInsensitive: false) in patterns { return ([text], false) }
+            return nil
+        }
+    }
+
+    /// The exact values a string value pattern passes, and whether it passes an absent value; `nil` when it
+    /// passes other values too.
     static func discrete(_ pattern: StringValuePattern) -> (values: [String], absent: Bool)? {
         switch pattern {
         case .equalTo(let value, caseInsensitive: false): return ([value], false)

@@ -8,11 +8,12 @@ public struct RequestPattern: Sendable, Hashable {
     public var method: String?
     /// The URL test, or `nil` for any URL.
     public var url: URLPattern?
-    /// Query parameter tests by parameter name (names compare exactly; a repeated parameter passes when any of
-    /// its values passes).
-    public var queryParameters: [String: StringValuePattern]
-    /// Header tests by field name (names compare case-insensitively, RFC 9110 §5.1).
-    public var headers: [String: StringValuePattern]
+    /// Query parameter tests by parameter name (names compare exactly; a string value pattern passes a repeated
+    /// parameter when any of its values passes, `hasExactly` and `includes` test them together).
+    public var queryParameters: [String: MultiValuePattern]
+    /// Header tests by field name (names compare case-insensitively, RFC 9110 §5.1; repeated fields as query
+    /// parameters).
+    public var headers: [String: MultiValuePattern]
     /// Body tests; all must pass.
     public var bodyPatterns: [StringValuePattern]
     /// Cookie tests by cookie name (names compare exactly; see ``HTTPRequest/cookies``).
@@ -24,8 +25,8 @@ public struct RequestPattern: Sendable, Hashable {
 
     /// Creates a pattern.
     public init(
-        method: String? = nil, url: URLPattern? = nil, queryParameters: [String: StringValuePattern] = [:],
-        headers: [String: StringValuePattern] = [:], bodyPatterns: [StringValuePattern] = []
+        method: String? = nil, url: URLPattern? = nil, queryParameters: [String: MultiValuePattern] = [:],
+        headers: [String: MultiValuePattern] = [:], bodyPatterns: [StringValuePattern] = []
     ) {
         self.method = method
         self.url = url
@@ -43,15 +44,12 @@ public struct RequestPattern: Sendable, Hashable {
     public func matches(_ request: HTTPRequest) -> Bool {
         if let method, method != request.method { return false }
         if let url, !url.matches(request) { return false }
-        for (name, pattern) in queryParameters {
-            if !RequestPattern.anyValue(of: request.queryParameters, named: name, passes: pattern, exactName: true) {
-                return false
-            }
+        for (name, pattern) in queryParameters
+        where !pattern.matches(request.queryParameters, named: name, exactName: true) {
+            return false
         }
-        for (name, pattern) in headers {
-            if !RequestPattern.anyValue(of: request.headers.fields, named: name, passes: pattern, exactName: false) {
-                return false
-            }
+        for (name, pattern) in headers where !pattern.matches(request.headers.fields, named: name, exactName: false) {
+            return false
         }
         if !bodyPatterns.isEmpty {
             let text = request.bodyText ?? ""
@@ -66,25 +64,8 @@ public struct RequestPattern: Sendable, Hashable {
     /// path when choosing which to compare in full for near misses.
     public func failedQueryParameters(_ request: HTTPRequest) -> Int {
         queryParameters.reduce(0) { failed, entry in
-            failed
-                + (RequestPattern.anyValue(
-                    of: request.queryParameters, named: entry.key, passes: entry.value, exactName: true) ? 0 : 1)
+            failed + (entry.value.matches(request.queryParameters, named: entry.key, exactName: true) ? 0 : 1)
         }
-    }
-
-    /// Whether any value of the field `name` passes, or, when there is none, whether absence passes.
-    /// Walks the fields in place: this runs for every candidate stub of every request.
-    private static func anyValue(
-        of fields: [(name: String, value: String)], named name: String, passes pattern: StringValuePattern,
-        exactName: Bool
-    ) -> Bool {
-        var present = false
-        for field in fields
-        where exactName ? field.name.hasSameUTF8(as: name) : field.name.caseInsensitiveEquals(name) {
-            present = true
-            if pattern.matches(field.value) { return true }
-        }
-        return present ? false : pattern.matches(nil)
     }
 
     /// Compares the request with every field and reports each difference: the basis of near misses.
@@ -125,17 +106,17 @@ public struct RequestPattern: Sendable, Hashable {
         }
         for (name, pattern) in queryParameters.sorted(by: { $0.key < $1.key }) {
             let values = request.queryValues(name)
-            let distance = values.isEmpty ? pattern.distance(nil) : values.map { pattern.distance($0) }.min() ?? 1
             record(
                 "query parameter \(name)", expected: pattern.summary,
-                actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: distance, weight: 1)
+                actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: pattern.distance(values),
+                weight: 1)
         }
         for (name, pattern) in headers.sorted(by: { $0.key < $1.key }) {
             let values = request.headers.values(for: name)
-            let distance = values.isEmpty ? pattern.distance(nil) : values.map { pattern.distance($0) }.min() ?? 1
             record(
                 "header \(name)", expected: pattern.summary,
-                actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: distance, weight: 1)
+                actual: values.isEmpty ? nil : values.joined(separator: ", "), distance: pattern.distance(values),
+                weight: 1)
         }
         if !bodyPatterns.isEmpty {
             // The same text as `matches` tests; the placeholder is only what the report shows.

@@ -221,9 +221,9 @@ extension RequestPattern {
         }
         for (field, keyPath) in [("queryParameters", \RequestPattern.queryParameters), ("headers", \.headers)] {
             guard let members = try object.object(field) else { continue }
-            var patterns: [String: StringValuePattern] = [:]
+            var patterns: [String: MultiValuePattern] = [:]
             for (name, value) in members {
-                do { patterns[name] = try StringValuePattern(json: value) } catch {
+                do { patterns[name] = try MultiValuePattern(json: value) } catch {
                     throw error.nested(under: name).nested(under: field)
                 }
             }
