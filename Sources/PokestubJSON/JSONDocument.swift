@@ -1,12 +1,8 @@
 import Foundation
 
 /// A parsed JSON text held compactly and read in place: what matching reads a request body through, instead of
-/// building a ``JSONValue`` graph of it.
-///
-/// ```swift
-/// let document = try JSONDocument.parse(Data(#"{"name": "bulbasaur", "id": 1}"#.utf8))
-/// document.root.member(named: "id")?.number  // .integer(1)
-/// ```
+/// building a ``JSONValue`` graph of it. ``parse(_:)-(Data)`` makes one, and its ``root`` ``Node`` reads it
+/// (`document.root.member(named: "id")?.number`).
 ///
 /// A document is three blocks of memory (``MappedBuffer``): a copy of the source bytes, a *tape* of 8-byte
 /// entries, one per scalar and per container (two for a number that does not fit in 60 bits), and the decoded
