@@ -7,9 +7,15 @@ package enum ResidentMemory {
     package static var isAvailable: Bool { FileManager.default.fileExists(atPath: "/proc/self/clear_refs") }
 
     /// The peak resident set since the last ``resetPeak()``, in bytes (`VmHWM`).
-    package static func peakBytes() -> Int? {
+    package static func peakBytes() -> Int? { status("VmHWM:") }
+
+    /// The resident set now, in bytes (`VmRSS`).
+    package static func residentBytes() -> Int? { status("VmRSS:") }
+
+    /// A size in kB from `/proc/self/status`, in bytes.
+    private static func status(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "").map { $0 * 1_024 }
     }

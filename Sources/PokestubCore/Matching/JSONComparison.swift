@@ -3,7 +3,8 @@
 /// WireMock compares with JsonUnit: `ignoreArrayOrder` turns on `IGNORING_ARRAY_ORDER`, and
 /// `ignoreExtraElements` turns on both `IGNORING_EXTRA_FIELDS` and `IGNORING_EXTRA_ARRAY_ITEMS`, so the request
 /// may have more object members and more array items than the stub expects. Strings and keys compare by
-/// Unicode scalars, never by canonical equivalence.
+/// Unicode scalars, never by canonical equivalence. The request's side is any ``JSONTreeNode``: a request body is
+/// compared as a ``JSONDocument`` read in place, never built into a ``JSONValue``.
 enum JSONComparison {
     /// Whether `actual` equals `expected`.
     ///
@@ -15,8 +16,8 @@ enum JSONComparison {
     ///     items (after the expected ones, or anywhere with `ignoreArrayOrder`), at every depth.
     /// - Returns: Whether the documents are equal under the options; numbers compare by value (`1` equals `1.0`).
     ///   A comparison that needs more than ``comparisonBudget`` value comparisons gives up and answers `false`.
-    static func equal(
-        expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
+    static func equal<Actual: JSONTreeNode>(
+        expected: JSONValue, actual: Actual, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
     ) -> Bool {
         measured(
             expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
@@ -29,8 +30,8 @@ enum JSONComparison {
     /// - Returns: Whether the documents are equal, and how many value comparisons the answer cost: more than
     ///   ``comparisonBudget`` when the comparison gave up. The count measures a comparison's work whatever the
     ///   machine's speed, so tests bound it instead of a time.
-    static func measured(
-        expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
+    static func measured<Actual: JSONTreeNode>(
+        expected: JSONValue, actual: Actual, ignoreArrayOrder: Bool, ignoreExtraElements: Bool
     ) -> (equal: Bool, comparisons: Int) {
         let budget = Budget(remaining: comparisonBudget)
         let equal = equal(
@@ -51,47 +52,48 @@ enum JSONComparison {
         init(remaining: Int) { self.remaining = remaining }
     }
 
-    private static func equal(
-        expected: JSONValue, actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool, budget: Budget
+    private static func equal<Actual: JSONTreeNode>(
+        expected: JSONValue, actual: Actual, ignoreArrayOrder: Bool, ignoreExtraElements: Bool, budget: Budget
     ) -> Bool {
         budget.remaining -= 1
         guard budget.remaining >= 0 else { return false }
-        func equal(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
+        func equal(_ expected: JSONValue, _ actual: Actual) -> Bool {
             JSONComparison.equal(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
                 ignoreExtraElements: ignoreExtraElements, budget: budget)
         }
-        switch (expected, actual) {
-        case (.object(let expectedMembers), .object(let actualMembers)):
-            if !ignoreExtraElements && expectedMembers.count != actualMembers.count { return false }
+        switch (expected, actual.kind) {
+        case (.object(let expectedMembers), .object):
+            if !ignoreExtraElements && expectedMembers.count != actual.count { return false }
             return expectedMembers.allSatisfy { key, value in
-                // Keys compare by scalars too; the dictionary finds a canonically equivalent one.
-                guard let index = actualMembers.index(forKey: key),
-                    actualMembers[index].key.hasSameUTF8(as: key)
-                else { return false }
-                return equal(value, actualMembers[index].value)
+                // Keys compare by scalars too: the member found must be spelt as the key is.
+                guard let member = actual.member(withUTF8: key) else { return false }
+                return equal(value, member)
             }
-        case (.array(let expectedItems), .array(let actualItems)):
+        case (.array(let expectedItems), .array):
+            let actualCount = actual.count
             if ignoreExtraElements {
-                guard actualItems.count >= expectedItems.count else { return false }
+                guard actualCount >= expectedItems.count else { return false }
             } else {
-                guard actualItems.count == expectedItems.count else { return false }
+                guard actualCount == expectedItems.count else { return false }
             }
+            let actualItems = actual.elements
             if !ignoreArrayOrder {
                 return zip(expectedItems, actualItems).allSatisfy { equal($0, $1) }
             }
             return containsAll(expectedItems, in: actualItems, budget: budget, equal: equal)
-        case (.string(let expectedText), .string(let actualText)):
-            return expectedText.hasSameUTF8(as: actualText)
+        case (.string(let expectedText), .string):
+            return actual.isString(sameUTF8As: expectedText)
         default:
-            return expected.jsonEquals(actual)
+            guard let scalar = actual.scalar else { return false }
+            return expected.jsonEquals(scalar)
         }
     }
 
     /// Whether every expected item can be paired with its own actual item: a bipartite matching, since with
     /// `ignoreExtraElements` one actual item may fit several expected ones and a greedy pairing can miss.
-    private static func containsAll(
-        _ expected: [JSONValue], in actual: [JSONValue], budget: Budget, equal: (JSONValue, JSONValue) -> Bool
+    private static func containsAll<Actual: JSONTreeNode>(
+        _ expected: [JSONValue], in actual: [Actual], budget: Budget, equal: (JSONValue, Actual) -> Bool
     ) -> Bool {
         // Plain values equal exactly when their keys do: compare how many of each there are.
         if let expectedKeys = scalarKeys(expected), let actualKeys = scalarKeys(actual) {
@@ -156,18 +158,22 @@ enum JSONComparison {
 
     /// The keys of items that are all plain values whose equality the key decides exactly, else `nil`: an
     /// integer beyond 2^53 has no exact `Double`, and `jsonEquals` compares it with a `Double` after rounding.
-    private static func scalarKeys(_ items: [JSONValue]) -> [ScalarKey]? {
+    private static func scalarKeys<Item: JSONTreeNode>(_ items: [Item]) -> [ScalarKey]? {
         var keys: [ScalarKey] = []
         keys.reserveCapacity(items.count)
         for item in items {
-            switch item {
+            switch item.kind {
             case .null: keys.append(.null)
-            case .bool(let value): keys.append(.bool(value))
-            case .string(let value): keys.append(.string(Array(value.utf8)))
-            case .double(let value): keys.append(.number(value))
-            case .integer(let value):
-                guard let exact = Double(exactly: value) else { return nil }
-                keys.append(.number(exact))
+            case .bool: keys.append(.bool(item.scalar == .bool(true)))
+            case .string: keys.append(.string(item.stringUTF8 ?? []))
+            case .number:
+                switch item.number {
+                case .double(let value)?: keys.append(.number(value))
+                case .integer(let value)?:
+                    guard let exact = Double(exactly: value) else { return nil }
+                    keys.append(.number(exact))
+                default: return nil
+                }
             case .array, .object: return nil
             }
         }

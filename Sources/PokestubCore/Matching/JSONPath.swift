@@ -46,10 +46,15 @@ public struct JSONPath: Sendable, Hashable {
     /// of the document to the power of their count (`$..*..*..*..*` on 300 nested arrays, a 600-byte body,
     /// would select about 337 million).
     public func evaluate(on document: JSONValue) -> [JSONValue] {
+        select(in: document)
+    }
+
+    /// ``evaluate(on:)`` over any ``JSONTreeNode``: a request body's ``JSONDocument`` is read in place.
+    func select<Node: JSONTreeNode>(in document: Node) -> [Node] {
         var current = [document]
         var budget = JSONPath.visitBudget
         for step in steps {
-            var next: [JSONValue] = []
+            var next: [Node] = []
             for value in current where budget > 0 {
                 let selected = JSONPath.apply(step, to: value, budget: &budget)
                 budget -= selected.count
@@ -64,43 +69,44 @@ public struct JSONPath: Sendable, Hashable {
     /// (22,445 values in 450 KB), and a few hundred milliseconds of work.
     public static let visitBudget = 1_000_000
 
-    private static func apply(_ step: Step, to value: JSONValue, budget: inout Int) -> [JSONValue] {
+    private static func apply<Node: JSONTreeNode>(_ step: Step, to value: Node, budget: inout Int) -> [Node] {
         switch step {
         case .member(let name):
-            return value[name].map { [$0] } ?? []
+            return value.member(named: name).map { [$0] } ?? []
         case .index(let index):
-            guard case .array(let items) = value else { return [] }
-            let resolved = index < 0 ? items.count + index : index
-            return items.indices.contains(resolved) ? [items[resolved]] : []
+            guard value.kind == .array else { return [] }
+            let resolved = index < 0 ? value.count + index : index
+            return value.element(at: resolved).map { [$0] } ?? []
         case .wildcard:
             return children(of: value)
         case .recursive(let name):
-            var found: [JSONValue] = []
+            var found: [Node] = []
             collect(value, name: name, into: &found, budget: &budget)
             return found
         case .filter(let filter):
             // On an array the filter tests each item; on an object, the object itself (as Jayway JsonPath,
             // which WireMock uses, does).
-            let items: [JSONValue]
-            if case .object = value { items = [value] } else { items = children(of: value) }
+            let items: [Node]
+            if value.kind == .object { items = [value] } else { items = children(of: value) }
             return items.filter { filter.passes($0) }
         }
     }
 
-    private static func children(of value: JSONValue) -> [JSONValue] {
-        switch value {
-        case .array(let items): items
-        case .object(let members): members.keys.sorted().compactMap { members[$0] }
+    /// An array's items, or an object's member values in the order of their sorted names.
+    private static func children<Node: JSONTreeNode>(of value: Node) -> [Node] {
+        switch value.kind {
+        case .array: value.elements
+        case .object: value.memberValues
         default: []
         }
     }
 
-    private static func collect(
-        _ value: JSONValue, name: String?, into found: inout [JSONValue], budget: inout Int
+    private static func collect<Node: JSONTreeNode>(
+        _ value: Node, name: String?, into found: inout [Node], budget: inout Int
     ) {
         budget -= 1
         guard budget - found.count > 0 else { return }
-        if let name, let member = value[name] { found.append(member) }
+        if let name, let member = value.member(named: name) { found.append(member) }
         for child in children(of: value) {
             if name == nil { found.append(child) }
             collect(child, name: name, into: &found, budget: &budget)

@@ -41,8 +41,9 @@ indirect enum JSONPathFilter: Sendable, Hashable {
         return try StubRegex(inline + pattern)
     }
 
-    /// Whether `item` passes.
-    func passes(_ item: JSONValue) -> Bool {
+    /// Whether `item` passes. Operands are read from `item` and only the values compared are made
+    /// ``JSONValue``s.
+    func passes<Node: JSONTreeNode>(_ item: Node) -> Bool {
         switch self {
         case .exists(let path): return JSONPathFilter.resolve(path, in: item) != nil
         case .notExists(let path): return JSONPathFilter.resolve(path, in: item) == nil
@@ -59,15 +60,15 @@ indirect enum JSONPathFilter: Sendable, Hashable {
         }
     }
 
-    private static func resolve(_ path: [String], in item: JSONValue) -> JSONValue? {
-        var selected: JSONValue? = item
-        for key in path { selected = selected?[key] }
+    private static func resolve<Node: JSONTreeNode>(_ path: [String], in item: Node) -> Node? {
+        var selected: Node? = item
+        for key in path { selected = selected?.member(named: key) }
         return selected
     }
 
-    private static func value(_ operand: Operand, in item: JSONValue) -> JSONValue? {
+    private static func value<Node: JSONTreeNode>(_ operand: Operand, in item: Node) -> JSONValue? {
         switch operand {
-        case .path(let path): resolve(path, in: item)
+        case .path(let path): resolve(path, in: item)?.materialized()
         case .literal(let value): value
         case .regex: nil
         }

@@ -30,13 +30,38 @@ public final class MatchBudget: @unchecked Sendable {
     var candidate: UUID?
     /// The stub and the pattern that spent the last of the budget, once it is spent.
     public private(set) var spentBy: (stub: UUID?, pattern: String)?
-    /// The text last parsed as JSON by a matcher, and what it parsed to (`nil`: not JSON): every `equalToJson`
-    /// and `matchesJsonPath` of a request's candidate stubs reads the same body.
-    private var parsedJSON: (text: String, value: JSONValue?)?
+    /// The text last parsed as JSON by a matcher, read in place (``JSONDocument``): every `equalToJson` and
+    /// `matchesJsonPath` of a request's candidate stubs reads the same body.
+    private var parsedJSON: ParsedJSON?
+    /// The memory parsed bodies are charged to, if any (the engine's ``MemoryBudget``).
+    let memory: MemoryBudget?
+    /// Why a body could not be parsed within ``memory``, once that happened: the request is answered 507
+    /// (``MemoryBudget/refusal``).
+    public private(set) var memoryRefusal: String?
+
+    /// A text parsed as JSON: the document (`nil`: not JSON, then the text's hash and size identify it) and the
+    /// memory charged for it, held until the budget goes.
+    private struct ParsedJSON {
+        var document: JSONDocument?
+        var hash: Int
+        var bytes: Int
+        var charge: MemoryCharge?
+
+        func isParse(of text: String) -> Bool {
+            if let document { return document.hasSource(text) }
+            return text.utf8.count == bytes && text.hashValue == hash
+        }
+    }
 
     /// Creates a budget of `steps` engine steps.
-    public init(steps: Int = MatchBudget.defaultSteps) {
+    ///
+    /// - Parameters:
+    ///   - steps: The engine steps matching may take.
+    ///   - memory: The budget each body parsed as JSON is charged to
+    ///     (``JSONDocument/costBound(sourceBytes:)``) for as long as this budget lives.
+    public init(steps: Int = MatchBudget.defaultSteps, memory: MemoryBudget? = nil) {
         remaining = steps
+        self.memory = memory
     }
 
     /// Whether the budget is spent.
@@ -57,26 +82,60 @@ public final class MatchBudget: @unchecked Sendable {
         if remaining <= 0, spentBy == nil { spentBy = (candidate, pattern) }
     }
 
-    /// `text` parsed as JSON for the matcher `pattern`, or `nil` when it is not JSON or the budget is spent.
+    /// `text` parsed as JSON for the matcher `pattern`, read in place, or `nil` when it is not JSON, the budget
+    /// is spent or the memory budget cannot hold it.
     ///
-    /// Under a ``current`` budget a text is parsed once per request, at one step per byte; without one (near
-    /// misses, tests) it is parsed each time.
-    static func json(of text: String, pattern: @autoclosure () -> String) -> JSONValue? {
-        guard let budget = current else { return try? JSONValue.parse(text) }
-        if let parsed = budget.parsedJSON, parsed.text == text { return parsed.value }
-        if budget.isSpent { return nil }
+    /// Under a ``current`` budget a text is parsed once per request, at one step per byte, and its document is
+    /// charged to ``memory`` (``JSONDocument/costBound(sourceBytes:)``) until the budget goes; when that charge is
+    /// refused, ``memoryRefusal`` says why and no body is parsed again. Without a budget (near misses, tests) it
+    /// is parsed each time.
+    static func json(of text: String, pattern: @autoclosure () -> String) -> JSONDocument.Node? {
+        guard let budget = current else { return (try? JSONDocument.parse(text))?.root }
+        if let parsed = budget.parsedJSON, parsed.isParse(of: text) { return parsed.document?.root }
+        if budget.isSpent || budget.memoryRefusal != nil { return nil }
         budget.charge(text.utf8.count, pattern: pattern())
         if budget.isSpent { return nil }
-        let value = try? JSONValue.parse(text)
-        budget.parsedJSON = (text, value)
-        return value
+        // The previous document's memory goes first: one body's at a time.
+        budget.parsedJSON = nil
+        var charge: MemoryCharge?
+        if let memory = budget.memory {
+            charge = memory.charge(JSONDocument.costBound(sourceBytes: text.utf8.count), for: .parsedBody)
+            guard charge != nil else {
+                budget.memoryRefusal =
+                    "parsing the request body (\(text.utf8.count) bytes) as JSON for \(pattern()) needs "
+                    + "\(JSONDocument.costBound(sourceBytes: text.utf8.count)) bytes, but \(memory.refusal)"
+                return nil
+            }
+        }
+        let document = try? JSONDocument.parse(text)
+        budget.parsedJSON = ParsedJSON(
+            document: document, hash: document == nil ? text.hashValue : 0, bytes: text.utf8.count,
+            charge: document == nil ? nil : charge)
+        return document?.root
     }
 
-    /// Runs `body` with a new budget of `steps` as ``current``.
+    /// The answer for a request whose body the memory budget could not hold parsed (``memoryRefusal``), or
+    /// `nil`: 507 (RFC 4918 §11.5), as for a runtime stub past the budget.
+    ///
+    /// ```json
+    /// {"status": 507, "error": "memory budget exceeded", "message": "parsing the request body (7340032 bytes) …"}
+    /// ```
+    public var memoryRefusalResponse: HTTPResponse? {
+        memoryRefusal.map { reason in
+            .json(
+                .object([
+                    "status": .integer(507), "error": .string("memory budget exceeded"), "message": .string(reason),
+                ]), status: 507)
+        }
+    }
+
+    /// Runs `body` with a new budget of `steps` as ``current``, charging the bodies it parses to `memory`.
     ///
     /// - Returns: What `body` returns, and the budget after it.
-    public static func measuring<T>(steps: Int = defaultSteps, _ body: () throws -> T) rethrows -> (T, MatchBudget) {
-        let budget = MatchBudget(steps: steps)
+    public static func measuring<T>(
+        steps: Int = defaultSteps, memory: MemoryBudget? = nil, _ body: () throws -> T
+    ) rethrows -> (T, MatchBudget) {
+        let budget = MatchBudget(steps: steps, memory: memory)
         let result = try $current.withValue(budget) { try body() }
         return (result, budget)
     }

@@ -2,7 +2,7 @@ import PokestubLocking
 
 /// The memory one daemon may hold for what clients give it or ask of it (config `limits.maxMemoryBytes`,
 /// default 1 GiB): request and response bodies in every request journal, runtime stubs added through the
-/// admin API, and admin answers while they are built and sent.
+/// admin API, admin answers while they are built and sent, and request bodies parsed as JSON for matching.
 ///
 /// What counts, in bytes:
 /// - **journals**: each event's request body and response body (a stub's body, shared with the stub, counts
@@ -11,13 +11,17 @@ import PokestubLocking
 /// - **stubs**: a stub added or replaced through `POST`/`PUT /__admin/mappings` (the daemon's or a session's)
 ///   counts ``stubCost(mappingBytes:)``, three times its mapping's JSON text, for as long as the stub lives;
 /// - **answers**: an admin answer built whole counts an estimate made before building it
-///   (``answerCost(bodyBytes:events:)``) until it has been sent; a streamed listing counts one piece.
+///   (``answerCost(bodyBytes:events:)``) until it has been sent; a streamed listing counts one piece;
+/// - **parsed bodies**: a request body parsed as JSON by `equalToJson` or `matchesJsonPath` counts
+///   ``JSONDocument/costBound(sourceBytes:)``, five times its bytes, from its parse until the request's
+///   matching is over (``MatchBudget``).
 ///
 /// Journals give way, the rest is refused: journals together hold at most three quarters of the limit and
 /// never more than what stubs and answers leave, dropping their oldest events (and then older response
-/// bodies) when they would pass it, as they do for their own budgets. Stubs and answers take what journals
-/// do not hold; past the limit a stub is refused with 507 and an answer with 429 and `Retry-After`
-/// (``AdminError/insufficientStorage(_:)``, ``AdminError/busy(_:)``). A quarter is thus always free of
+/// bodies) when they would pass it, as they do for their own budgets. Stubs, answers and parsed bodies take
+/// what journals do not hold; past the limit a stub is refused with 507, an answer with 429 and `Retry-After`
+/// (``AdminError/insufficientStorage(_:)``, ``AdminError/busy(_:)``), and a request whose body cannot be parsed
+/// with 507 (`StubEngine`). A quarter is thus always free of
 /// journals, so full journals alone never make an admin write fail. Not counted: the stubs loaded from
 /// files, body files (read from disk, large ones sent from the file), and what libmicrohttpd holds per
 /// connection (bounded by `limits.maxHeaderBytes` and `limits.maxConnections`).
@@ -36,16 +40,20 @@ public final class MemoryBudget: Sendable {
         public var stubs = 0
         /// Admin answers being built or sent.
         public var answers = 0
+        /// Request bodies parsed as JSON for matching.
+        public var parsedBodies = 0
         /// Everything counted.
-        public var total: Int { journals + stubs + answers }
+        public var total: Int { journals + stubs + answers + parsedBodies }
     }
 
-    /// What a charge is for: stubs are refused with 507 past the limit, answers with 429.
+    /// What a charge is for: stubs and parsed bodies are refused with 507 past the limit, answers with 429.
     public enum Kind: Sendable {
         /// A runtime stub.
         case stub
         /// An admin answer.
         case answer
+        /// A request body parsed as JSON for matching.
+        case parsedBody
     }
 
     /// Creates a budget of `limit` bytes.
@@ -69,6 +77,7 @@ public final class MemoryBudget: Sendable {
             switch kind {
             case .stub: usage.stubs += bytes
             case .answer: usage.answers += bytes
+            case .parsedBody: usage.parsedBodies += bytes
             }
             return true
         }
@@ -76,11 +85,13 @@ public final class MemoryBudget: Sendable {
     }
 
     /// Why a charge was refused, for a JSON reason: e.g. `the memory budget (limits.maxMemoryBytes) of
-    /// 1073741824 bytes has 1024 free: journals hold 805306368, runtime stubs 268434432, admin answers 0`.
+    /// 1073741824 bytes has 1024 free: journals hold 805306368, runtime stubs 268434432, admin answers 0,
+    /// parsed bodies 0`.
     public var refusal: String {
         let now = used
         return "the memory budget (limits.maxMemoryBytes) of \(limit) bytes has \(max(0, limit - now.total)) free: "
-            + "journals hold \(now.journals), runtime stubs \(now.stubs), admin answers \(now.answers)"
+            + "journals hold \(now.journals), runtime stubs \(now.stubs), admin answers \(now.answers), "
+            + "parsed bodies \(now.parsedBodies)"
     }
 
     /// The bytes that could be charged now.
@@ -92,6 +103,7 @@ public final class MemoryBudget: Sendable {
             switch kind {
             case .stub: usage.stubs -= bytes
             case .answer: usage.answers -= bytes
+            case .parsedBody: usage.parsedBodies -= bytes
             }
         }
     }
@@ -102,7 +114,8 @@ public final class MemoryBudget: Sendable {
     func settleJournal(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
         usage.withLock { usage in
             let others = usage.journals - current
-            let allowed = min(journalLimit - others, limit - usage.stubs - usage.answers - others)
+            let allowed = min(
+                journalLimit - others, limit - usage.stubs - usage.answers - usage.parsedBodies - others)
             let now = settle(max(0, allowed))
             usage.journals += now - current
         }

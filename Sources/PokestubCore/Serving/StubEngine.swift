@@ -163,7 +163,12 @@ public final class StubEngine: HTTPHandler {
         let mode = scope.forwardsUpstream ? info.mode : .replay
         if mode == .record { return forward(request, in: scope, mode: mode, timing: timing) }
         let steps = onServerThread ? StubEngine.serverThreadMatchSteps : MatchBudget.defaultSteps
-        let (found, budget) = MatchBudget.measuring(steps: steps) { scope.match(request) }
+        let (found, budget) = MatchBudget.measuring(steps: steps, memory: memory) { scope.match(request) }
+        if let refused = budget.memoryRefusalResponse {
+            logger.warning("memory budget refused parsing the body of \(request.method) \(request.rawURL)")
+            scope.journal.recordAnswer(to: request, stub: nil, status: refused.status, timing: timing)
+            return .response(refused)
+        }
         if let spent = budget.spentBy {
             if onServerThread { return serveOffServerThread(request, in: scope, timing: timing) }
             let response = StubEngine.matchingBudgetSpent(spent)

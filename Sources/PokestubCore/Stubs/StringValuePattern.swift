@@ -81,11 +81,11 @@ public indirect enum StringValuePattern: Sendable, Hashable {
             guard let document = MatchBudget.json(of: value, pattern: "matchesJsonPath \(path.expression)") else {
                 return false
             }
-            let found = path.evaluate(on: document)
+            let found = path.select(in: document)
             guard let valuePattern else {
-                return found.contains { $0 != .null && $0 != .array([]) }
+                return found.contains { $0.kind != .null && !($0.kind == .array && $0.count == 0) }
             }
-            return found.contains { valuePattern.matches($0.textForMatching) }
+            return found.contains { valuePattern.matches($0.stringValue ?? $0.materialized().serializedString()) }
         case .equalToXml(let pattern):
             return pattern.matches(value)
         case .matchesXPath(let pattern):

@@ -278,28 +278,32 @@ enum TemplateHelpers {
         do { path = try JSONPath(expression) } catch {
             throw TemplateRenderError("unsupported JSONPath \(expression.debugDescription): \(error.message)")
         }
-        let document: JSONValue
+        let selected: [JSONValue]
         switch source {
         case .json(let json):
             if !path.isDefinite {
                 try renderer.budget.step(nodeCount(json, upTo: renderer.budget.remainingSteps + 1))
             }
-            document = json
+            selected = path.evaluate(on: json)
+            try renderer.budget.step(selected.count)
         default:
+            // Text (the request body) is read in place as a ``JSONDocument``; only what the path selects
+            // becomes a ``JSONValue``.
             let text = try renderer.text(of: source)
-            let parsed: JSONValue?
+            let parsed: JSONDocument?
             if let last = renderer.lastParsedJSON, last.text == text {
-                parsed = last.value
+                parsed = last.document
             } else {
                 try renderer.budget.process(bytes: text.utf8.count * jsonParseStepsPerByteStep)
-                parsed = try? JSONValue.parse(text)
+                renderer.lastParsedJSON = nil
+                parsed = try? JSONDocument.parse(text)
                 renderer.lastParsedJSON = (text, parsed)
             }
             guard let parsed else { return fallback ?? .null }
-            document = parsed
+            let nodes = path.select(in: parsed.root)
+            try renderer.budget.step(nodes.count)
+            selected = nodes.map { $0.materialized() }
         }
-        let selected = path.evaluate(on: document)
-        try renderer.budget.step(selected.count)
         guard let first = selected.first else { return fallback ?? .null }
         if selected.count > 1 || !path.isDefinite { return .json(.array(selected)) }
         return TemplateValue(json: first)

@@ -21,7 +21,7 @@ struct TemplateRenderer {
     var budget: TemplateBudget
     /// The JSON text `jsonPath` parsed last, and what it read, so a loop over the request body's values
     /// parses the body once.
-    var lastParsedJSON: (text: String, value: JSONValue?)?
+    var lastParsedJSON: (text: String, document: JSONDocument?)?
 
     init(model: TemplateValue, budget: TemplateBudget) {
         frames = [Frame(context: model)]

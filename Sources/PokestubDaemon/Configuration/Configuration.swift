@@ -84,7 +84,8 @@ public struct Configuration: Sendable, Equatable {
         public var maxBodyBytes = 16 << 20
         /// Memory for one request line and its headers, in bytes (431 beyond).
         public var maxHeaderBytes = 32 << 10
-        /// The most bytes journals, runtime stubs and admin answers hold together (``MemoryBudget``).
+        /// The most bytes journals, runtime stubs, admin answers and parsed request bodies hold together
+        /// (``MemoryBudget``).
         public var maxMemoryBytes = 1 << 30
         /// The largest string a response template may make, in bytes: a templated answer's body, a header
         /// value, a helper's result (``TemplateLimits/maxBytes``).

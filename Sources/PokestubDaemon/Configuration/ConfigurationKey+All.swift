@@ -76,8 +76,8 @@ extension ConfigurationKey {
             "larger request headers get 431"),
         .integer(
             "limits.maxMemoryBytes", \.limits.maxMemoryBytes, in: (16 << 20)...(1 << 40),
-            note: "1 GiB over journals, runtime stubs and admin answers; 507 or 429 beyond",
-            "bytes journals, runtime stubs and admin answers hold together; 507 or 429 beyond"),
+            note: "1 GiB over journals, runtime stubs, admin answers and parsed request bodies; 507 or 429 beyond",
+            "bytes journals, runtime stubs, admin answers and parsed request bodies hold together; 507 or 429 beyond"),
         .integer(
             "limits.maxResponseBytes", \.limits.maxResponseBytes, in: 1_024...(1 << 32),
             note: "64 MiB; a template making a larger answer, header value or helper result gets 500",
