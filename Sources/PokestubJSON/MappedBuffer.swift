@@ -3,9 +3,11 @@ import Foundation
 /// A fixed-size block of memory for one ``JSONDocument``: its copy of the source bytes, its tape, its decoded
 /// strings.
 ///
-/// Blocks of 64 KiB or more are mapped with `mmap` and unmapped with `munmap` when the buffer goes, so their
-/// pages return to the system at once and only the pages written count as resident: a tape reserved for the
-/// most entries a text could need costs what the parse uses. `malloc` would not do either reliably: glibc
+/// Blocks of 64 KiB or more are mapped with `mmap` (`MAP_ANON`, POSIX.1-2024 and both Glibc's and Darwin's
+/// name; https://developer.apple.com/library/archive/documentation/System/Conceptual/ManPages_iPhoneOS/man2/mmap.2.html)
+/// and unmapped with `munmap` when the buffer goes, so their pages return to the system at once and only the
+/// pages written count as resident: a tape reserved for the most entries a text could need costs what the
+/// parse uses. `malloc` would not do either reliably: glibc
 /// raises its mmap threshold to the size of each mapped block it frees (up to 32 MiB), so after one large
 /// document later ones of that size come from the heap, where freed memory stays resident.
 final class MappedBuffer: @unchecked Sendable {
@@ -23,7 +25,7 @@ final class MappedBuffer: @unchecked Sendable {
         let size = max(16, size)
         self.size = size
         if size >= MappedBuffer.mappingThreshold,
-            let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MappedBuffer.anonymous, -1, 0),
+            let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0),
             mapped != UnsafeMutableRawPointer(bitPattern: -1)
         {
             base = mapped
@@ -41,10 +43,4 @@ final class MappedBuffer: @unchecked Sendable {
             base.deallocate()
         }
     }
-
-    #if canImport(Darwin)
-        private static let anonymous = MAP_ANON
-    #else
-        private static let anonymous = MAP_ANONYMOUS
-    #endif
 }
