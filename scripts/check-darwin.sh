@@ -158,10 +158,11 @@ started = time.monotonic()
 UNITS = [
     # The lock every target uses, whole: pthread mutexes (C library only).
     ("PokestubLocking", "Sources/PokestubLocking", "module", ["*.swift"], [], []),
-    # realpath(3); the streamed body file's close(2); stat(2)'s times for a file's identity. Emitted for
-    # PokestubServer (HTTPHeaders, a stand-in).
+    # realpath(3); the streamed body file's close(2); stat(2)'s times for a file's identity; the heap given
+    # back (malloc_zone_pressure_relief). Emitted for PokestubServer (HTTPHeaders, a stand-in).
     ("PokestubCore", "Sources/PokestubCore", "module",
-     ["Stubs/RealPath.swift", "HTTP/StreamedFile.swift", "Recording/FileIdentity.swift"], ["PokestubCore.swift"],
+     ["Stubs/RealPath.swift", "HTTP/StreamedFile.swift", "Recording/FileIdentity.swift", "Memory/HeapRelease.swift"],
+     ["PokestubCore.swift"],
      ["PokestubLocking"]),
     # Sockets: binding (SocketType+Darwin), addresses (sockaddr_in with sin_len, inet_pton, inet_ntop),
     # connection deadlines (clock_gettime, shutdown), errno text; libmicrohttpd's connection values.

@@ -39,6 +39,11 @@ final class RequestContext: Sendable {
         self.rawURI = rawURI
     }
 
+    /// The bytes of body received so far.
+    var bodyBytes: Int {
+        state.withLock { $0.body.count }
+    }
+
     /// Whether the access handler has not been called for this request yet.
     var isStarting: Bool {
         state.withLock { $0.phase == .headers }

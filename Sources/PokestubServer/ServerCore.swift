@@ -120,9 +120,13 @@ final class ServerCore: Sendable {
         if let pointer = contextPointer?.pointee {
             record?.complete(pointer)
             let request = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+            let largeBody = request.bodyBytes >= HeapRelease.largeBodyBytes
             core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request)) }
             contextPointer?.pointee = nil
             core.inFlight.withLock { $0 -= 1 }
+            withExtendedLifetime(request) {}
+            // The body's copies and its parsed form were freed on several threads: give them back.
+            if largeBody { HeapRelease.release() }
         }
     }
 

@@ -171,6 +171,7 @@ extension AdminAPI {
 
     private func clearJournal() -> HTTPResponse {
         journal.clear()
+        HeapRelease.release(always: true)
         return .json(.object([:]))
     }
 

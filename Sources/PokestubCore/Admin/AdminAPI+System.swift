@@ -52,6 +52,7 @@ extension AdminAPI {
         journal.clear()
         store.resetToFiles()
         store.scenarios.reset()
+        HeapRelease.release(always: true)
         return .json(.object([:]))
     }
 }
