@@ -21,8 +21,8 @@ extension AdminAPI {
     /// `POST /__admin/mappings/reset`) reads the file, its copy replaces this one (``StubStore/persisted(_:)``).
     ///
     /// - Parameters:
-    ///   - stub: The stub read from `body`.
-    ///   - json: `body` parsed.
+    ///   - stub: The stub read from `body`, under the id a `PUT` names.
+    ///   - json: `body` parsed, as posted (before a `PUT`'s id is put in).
     ///   - body: The bytes posted.
     /// - Returns: The stub with its file as its source, and the file's path relative to the stub root.
     /// - Throws: ``AdminError``: 400 for a store without a stub root (a session's stubs live in memory only);
@@ -82,13 +82,15 @@ extension AdminAPI {
         return slug.isEmpty ? "\(id).json" : "\(slug)-\(id).json"
     }
 
-    /// The mapping file's bytes: `body` as posted when it names the stub's id (`id` or `uuid`); `body` with
-    /// `"id": "<id>"` put right after its opening brace when it names none and starts with that brace; else
-    /// `json` written out with the id (a `PUT` whose body names another id, a body opening with a comment).
+    /// The mapping file's bytes, which the loader reads under the stub's id: `body` as posted when each `id` and
+    /// `uuid` it has names the stub's id; `body` with `"id": "<id>"` put right after its opening brace when it
+    /// has neither and starts with that brace; else `json` written out with the id and no `uuid` (a `PUT` whose
+    /// body names another id, or something that is no UUID, which the `PUT`'s id replaced; a body opening with a
+    /// comment).
     static func mappingFileData(_ body: Data, json: JSONValue, id: UUID) -> Data {
         let idText = id.uuidString.lowercased()
-        let named = [json["id"], json["uuid"]].compactMap { $0?.stringValue?.lowercased() }
-        if named.contains(idText) { return body }
+        let named = [json["id"], json["uuid"]].compactMap { $0 }
+        if !named.isEmpty, named.allSatisfy({ $0.stringValue?.lowercased() == idText }) { return body }
         var bytes = [UInt8](body)
         let whitespace = Set(" \t\r\n".utf8)
         if named.isEmpty, let brace = bytes.firstIndex(where: { !whitespace.contains($0) }),
