@@ -3,8 +3,9 @@ import PokestubCore
 import PokestubTestSupport
 import Testing
 
-/// What the admin API writes under the stub root (`"persistent": true`, `POST /__admin/mappings/save`) is a
-/// file `pokestub check` accepts, holding the stub that was served.
+/// What the admin API writes under the stub root (`"persistent": true`, `POST /__admin/mappings/save`) is read
+/// by the loader's rules before it is written: a file it writes is one `pokestub check` accepts, holding the
+/// stub that was served.
 @Suite("Stubs the admin API writes load as the stubs served")
 struct AdminWrittenStubTests {
     private static let id = "5a5a5a5a-0000-4000-8000-000000000001"
@@ -32,6 +33,23 @@ struct AdminWrittenStubTests {
             #expect(try await server.send("GET", "/kept").text == "new")
             #expect(server.engine.store.resetToFiles().succeeded)
             #expect(try await server.send("GET", "/kept").header("Matched-Stub-Id") == Self.id)
+        }
+    }
+
+    @Test("mappings/save refuses, writing nothing, a stub whose file would not load: its body file is gone")
+    func saveRefusesWhatWouldNotLoad() async throws {
+        let root = try TemporaryDirectory.stubRoot(files: ["gone.txt": "soon gone"])
+        defer { root.removeFolder() }
+        try await LiveServer.with(stubRoot: root.path) { server in
+            let stub = #"{"id": "\#(Self.id)", "request": {"urlPath": "/f"}, "response": {"bodyFileName": "gone.txt"}}"#
+            #expect(try await server.admin("POST", "/mappings", json: stub).0 == 201)
+            try root.remove("__files/gone.txt")
+            let (status, answer) = try await server.admin("POST", "/mappings/save")
+            #expect(status == 422, "\(answer)")
+            #expect(answer.serializedString().contains("gone.txt"), "\(answer)")
+            #expect(root.files.isEmpty, "written: \(root.files)")
+            #expect(StubLoader(root: root.path).load().problems.isEmpty)
+            #expect(server.engine.store.runtimeStubs.count == 1, "the runtime stub is still served")
         }
     }
 }
