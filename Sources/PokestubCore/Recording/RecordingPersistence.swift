@@ -65,12 +65,13 @@ final class RecordingPersistence: Sendable {
         var identities: [(path: String, identity: FileIdentity)]?
         if let writer {
             // Read by the loader's rules first, so one it refuses is never written (every later load of the tree
-            // would fail); checked outside the writer's lock, written under it.
+            // would fail); checked outside the writer's lock, written under it. A recording's answer waits for
+            // no disk flush: a kill cannot leave a partial file (``RecordingWriter/Durability/processCrash``).
             let checked: StubFile.Checked
             do { checked = try writer.check(file) } catch {
                 throw StubDefinitionError("recording not written, \(error.message)")
             }
-            let committed = try writer.commit(checked, durability: .powerLoss)
+            let committed = try writer.commit(checked, durability: .processCrash)
             recorded = RecordedStub(
                 stub: committed.stub, change: committed.change, path: file.path, original: committed.original,
                 latest: committed.latest)

@@ -21,7 +21,9 @@ import PokestubLocking
 /// names a missing body. A file whose bytes are already there is not rewritten. Commits through one writer (and
 /// its copies) are serialised; checks are not.
 ///
-/// Durability (``Durability``) is the caller's choice.
+/// Durability (``Durability``) is the caller's choice, so an answer waits for no disk flush it does not need:
+/// recordings keep what a kill of the process (`kill -9`) cannot undo; `pokestub import` and the admin API's
+/// writes also what a power loss cannot.
 public struct RecordingWriter: Sendable {
     /// The stub root (the folder holding `mappings/` and `__files/`).
     public let root: URL
@@ -65,11 +67,11 @@ public struct RecordingWriter: Sendable {
         /// A crash of the process, `kill -9` included: each file is the old one or the new one, whole (the
         /// kernel holds what was written, and the rename is atomic). No disk flush is waited for, so a power
         /// loss or a crash of the system may leave a file written in the seconds before it absent, old, or, on
-        /// file systems that allocate late (ext4, XFS), empty.
+        /// file systems that allocate late (ext4, XFS), empty. What recordings and snapshots use.
         case processCrash
         /// A power loss as well: each temporary file is flushed (`fsync`) before its rename, and its folder
         /// after, so once the commit returns the new files are on disk, and before that each is old or new,
-        /// whole. What every writer uses.
+        /// whole. What `pokestub import`, `POST /__admin/mappings/save` and persistent admin stubs use.
         case powerLoss
     }
 
