@@ -58,12 +58,12 @@ struct RecordingWriterTests {
         let good = file(#"{"name": "normal"}"#, large: true)
         let bad = StubFile(path: "mappings/bad.json", data: Data(#"{"request": {"method": "G T"}}"#.utf8))
         #expect {
-            try writer.commit([good, bad], durability: .powerLoss)
+            try writer.commit(checking: [good, bad], durability: .powerLoss)
         } throws: { error in
             "\(error)".contains("mappings/bad.json would not load: line 1: request.method")
         }
         #expect(folder.files.isEmpty, "written: \(folder.files)")
-        let committed = try writer.commit([good], durability: .powerLoss)
+        let committed = try writer.commit(checking: [good], durability: .powerLoss)
         #expect(committed.map(\.change) == [.new])
         #expect(committed.first?.stub.source == .file("mappings/api/v2/type/1/GET.json"))
         #expect(try committed.first.map { try JSONValue.parse($0.stub.response.body.data) } == ["name": "normal"])

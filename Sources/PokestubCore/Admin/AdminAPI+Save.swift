@@ -14,7 +14,7 @@ extension AdminAPI {
     /// A stub gets `mappings/<name or url, as a slug>-<id>.json`, WireMock's naming; one that replaces a file
     /// stub (`PUT` with a file stub's id) is written over that file. Every file is read by the loader's rules
     /// before any is written, then each is written atomically and flushed to disk (a temporary file, `fsync`, a
-    /// rename: ``RecordingWriter/commit(_:durability:)`` with ``RecordingWriter/Durability/powerLoss``).
+    /// rename: ``RecordingWriter/commit(checking:durability:)`` with ``RecordingWriter/Durability/powerLoss``).
     ///
     /// - Throws: ``AdminError``: 403 in a session (a job would change the tree every job is served from) and for a
     ///   daemon without a stub root; 409 when a stub replaces one in a file of several mappings (writing it
@@ -46,7 +46,7 @@ extension AdminAPI {
                 data: AdminAPI.savedFileData(for: stub))
         }
         do {
-            _ = try writer.commit(files, durability: .powerLoss)
+            _ = try writer.commit(checking: files, durability: .powerLoss)
         } catch let error as StubDefinitionError {
             throw AdminError(status: 422, title: "Cannot save", detail: error.message + "; nothing was written")
         } catch {

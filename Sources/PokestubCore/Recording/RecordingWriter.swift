@@ -112,7 +112,7 @@ public struct RecordingWriter: Sendable {
     /// - Returns: Each file's stub and how it compared with the disk, in order.
     /// - Throws: ``StubDefinitionError`` naming the first file that would not load (nothing written);
     ///   ``RecordingWriteError`` naming the file that could not be written (those before it are written).
-    public func commit(_ files: [StubFile], durability: Durability) throws -> [Committed] {
+    public func commit(checking files: [StubFile], durability: Durability) throws -> [Committed] {
         var checked: [StubFile.Checked] = []
         for file in files { checked.append(try check(file)) }
         var committed: [Committed] = []
