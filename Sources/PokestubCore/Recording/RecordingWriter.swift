@@ -70,8 +70,9 @@ public struct RecordingWriter: Sendable {
         /// file systems that allocate late (ext4, XFS), empty. What recordings and snapshots use.
         case processCrash
         /// A power loss as well: each temporary file is flushed (`fsync`) before its rename, and its folder
-        /// after, so once the commit returns the new files are on disk, and before that each is old or new,
-        /// whole. What `pokestub import`, `POST /__admin/mappings/save` and persistent admin stubs use.
+        /// after (with the folders above it that the write made), so once the commit returns the new files are on
+        /// disk, and before that each is old or new, whole. What `pokestub import`, `POST
+        /// /__admin/mappings/save` and persistent admin stubs use.
         case powerLoss
     }
 
@@ -184,6 +185,13 @@ public struct RecordingWriter: Sendable {
         _ data: Data, to url: URL, durability: Durability = .powerLoss
     ) throws(RecordingWriteError) {
         let folder = url.deletingLastPathComponent()
+        // The folders this write makes, deepest first, and the one they are made in.
+        var made: [String] = []
+        var existing = folder.path
+        while !FileManager.default.fileExists(atPath: existing), existing != "/" {
+            made.append(existing)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -215,9 +223,11 @@ public struct RecordingWriter: Sendable {
             unlink(temporary.path)
             throw RecordingWriteError(path: url.path, message: failure)
         }
-        // The rename is an entry of the folder: flushing the folder keeps it (fsync(2)).
-        if flushed, let failure = flush(folder: folder.path) {
-            throw RecordingWriteError(path: folder.path, message: failure)
+        // The rename is an entry of the file's folder, and a folder made is an entry of the one above it: flushing
+        // those folders keeps them (fsync(2)).
+        guard flushed else { return }
+        for path in [folder.path] + made.dropFirst() + (made.isEmpty ? [] : [existing]) {
+            if let failure = flush(folder: path) { throw RecordingWriteError(path: path, message: failure) }
         }
     }
 
