@@ -11,12 +11,15 @@ enum ImportCommand {
 
         Turns every answered entry of the HAR capture FILE.har into a stub mapping, as
         recording the same exchange would: the same file names, redaction, body files and
-        deduplication (the last entry for a request wins). Writes atomically under DIR
-        (mappings/ and __files/); a running pokestub watching DIR loads them.
+        deduplication (the last entry for a request wins). Every entry is read as check
+        reads stubs before anything is written; one that would not load stops the import.
+        Writes atomically under DIR (mappings/ and __files/); a running pokestub watching
+        DIR loads them.
 
         Options:
           --stubs DIR     the stub folder to write to; default the folder serve would use
-          --config FILE   read the stubs folder and recording.* options from this config file
+          --config FILE   read the stubs folder, recording.* options and
+                          globalResponseTemplating from this config file
           --dry-run       list what would be written, write nothing
           -h, --help      print this help
 
@@ -44,26 +47,28 @@ enum ImportCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure(status: .usage, message: "cannot read \(file)")
         }
-        let root = URL(fileURLWithPath: configuration.stubs, isDirectory: true)
+        let writer = RecordingWriter(
+            root: URL(fileURLWithPath: configuration.stubs, isDirectory: true),
+            globalResponseTemplating: configuration.globalResponseTemplating)
         let dryRun = parsed.flags.contains("dry-run")
         let planned: [HARImport.Planned]
         do {
-            planned = try HARImport(options: configuration.recording).plan(data, root: root)
+            planned = try HARImport(options: configuration.recording).plan(data, into: writer)
         } catch {
             throw CommandFailure(status: .dataError, message: "\(file): \(error.description)")
         }
-        let writer = RecordingWriter(root: root)
         for item in planned {
             let change: RecordingWriter.Change
             if dryRun {
                 change = item.change
             } else {
-                do { change = try writer.write(item.recording) } catch {
+                // The user's own files: flushed to disk before the command says they are written.
+                do { change = try writer.commit(item.checked, durability: .powerLoss).change } catch {
                     throw CommandFailure(status: .cannotCreate, message: error.description)
                 }
             }
-            var line = "\(change.rawValue) \(item.recording.fileName.mappingPath)"
-            if let body = item.recording.bodyFile { line += " (body __files/\(body.name))" }
+            var line = "\(change.rawValue) \(item.checked.file.path)"
+            if let body = item.checked.file.bodyFile { line += " (body __files/\(body.name))" }
             Console.out(line)
         }
         let verb = dryRun ? "would write" : "wrote"

@@ -362,6 +362,23 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: stubs))
     }
 
+    /// With `globalResponseTemplating` every body is a template to the loader, `check` and `serve` alike: an
+    /// entry whose body does not parse as one stops the import as any other entry that would not load.
+    @Test("with globalResponseTemplating, an entry whose body is no template exits 65 and writes nothing")
+    func entryThatIsNoTemplate() async throws {
+        let folder = try TemporaryDirectory()
+        let good = #""text": "{\"id\":1,\"v\":1}""#
+        #expect(Self.har.contains(good))
+        let har = Self.har.replacingOccurrences(of: good, with: #""text": "{\"id\":\"{{#each x}}\"}""#)
+        let file = try folder.write(har, to: "capture.har")
+        let stubs = folder.url.appendingPathComponent("stubs").path
+        let config = try folder.write(#"{"stubs": "stubs", "globalResponseTemplating": true}"#, to: "pokestub.json")
+        let result = try await PokestubProcess.run(["import", file.path, "--config", config.path])
+        #expect(result.status == 65, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("entry 0:"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stubs))
+    }
+
     @Test("a file that is not a HAR log exits 65 naming what is wrong")
     func notHAR() async throws {
         let folder = try TemporaryDirectory()

@@ -8,6 +8,8 @@ import Testing
     import Darwin
 #endif
 
+/// Recordings are written with no disk flush (``RecordingWriter/Durability/processCrash``): a temporary file
+/// renamed over the target is all a kill of the process needs to leave every file old or new, whole.
 @Suite("Crash safety of recordings")
 struct CrashSafetyTests {
     @Test("kill -9 during 200 concurrent recordings leaves no partial stub: every file written loads and serves")

@@ -147,14 +147,15 @@ struct HARExportTests {
             return try await server.send("GET", "/__admin/requests?format=har").body
         }
         let root = folder.url.appendingPathComponent("stubs")
-        let planned = try HARImport().plan(har, root: root)
-        #expect(planned.map(\.recording.fileName.mappingPath).contains("mappings/sprites/25.png.GET.json"))
+        let writer = RecordingWriter(root: root)
+        let planned = try HARImport().plan(har, into: writer)
+        #expect(planned.map(\.checked.file.path).contains("mappings/sprites/25.png.GET.json"))
         #expect(planned.count == 4, "the 404 is imported as a recording of it would be")
         #expect(planned.allSatisfy { $0.change == .new })
-        for item in planned { _ = try RecordingWriter(root: root).write(item.recording) }
-        #expect(try HARImport().plan(har, root: root).allSatisfy { $0.change == .unchanged })
+        for item in planned { _ = try writer.commit(item.checked, durability: .powerLoss) }
+        #expect(try HARImport().plan(har, into: writer).allSatisfy { $0.change == .unchanged })
         let pokemonPath = try #require(
-            planned.map(\.recording.fileName.mappingPath).first { $0.hasPrefix("mappings/api/v2/pokemon/25/") })
+            planned.map(\.checked.file.path).first { $0.hasPrefix("mappings/api/v2/pokemon/25/") })
         let mappingText = try String(contentsOf: root.appendingPathComponent(pokemonPath), encoding: .utf8)
         #expect(!mappingText.contains("hunter2") && !mappingText.contains("s3cr3t"))
         try await LiveServer.with(stubRoot: root.path) { replay in

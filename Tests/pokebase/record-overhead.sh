@@ -3,7 +3,7 @@
 #   1. directly from a local nginx over the PokeAPI dump with libcurl (the curl tool, one process, one
 #      reused connection),
 #   2. through pokestub in record-missing on an empty folder (every request a miss: upstream call through
-#      pokestub's libcurl pool, JSON canonicalized, files written with fsync and rename, stub added),
+#      pokestub's libcurl pool, JSON canonicalized, files written with a rename and no fsync, stub added),
 #   3. through pokestub in proxy mode (upstream call, nothing written),
 #   4. through pokestub in replay on what step 2 recorded,
 # and prints the wall-clock ratio of each to the direct fetch. Timings vary from run to run; never assert

@@ -27,16 +27,19 @@ import FuzzSupport
 // - the same request gives the same name again (determinism), and so do variants recording ignores: an extra
 //   header it does not capture, the query parameters in reverse order, a fragment, a JSON body re-indented,
 //   another value for a secret query parameter;
-// - the mapping passes `RecordingPersistence.validate` (the loader's rules, applied before anything is
-//   written) exactly when the method is an RFC 9110 token; the engine refuses other methods with 400.
+// - the mapping passes `RecordingWriter.check` (the loader's rules, applied before anything is written)
+//   exactly when the method is an RFC 9110 token; the engine refuses other methods with 400.
 //
 // The response's header fields are kept to what an upstream can deliver through libcurl (token names,
 // values without control characters) and to what the daemon can send (`HTTPSyntax.maxFieldValueBytes` a value,
 // `HTTPSyntax.maxHeaderBytes` in all): a response beyond those is refused by design (not recorded, answered
-// as received; README, "What the runs found"), so a refusal by `validate` is the recorder's fault.
+// as received; README, "What the runs found"), so a refusal by `check` is the recorder's fault.
 
 let options = RecordingOptions()
 let recorder = Recorder(options: options)
+/// Checks against a stub root that is never made: `check` writes nothing.
+let writer = RecordingWriter(
+    root: FileManager.default.temporaryDirectory.appendingPathComponent("pokestub-fuzz-recording-names"))
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecordingNames(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -72,7 +75,7 @@ public func fuzzRecordingNames(_ start: UnsafePointer<UInt8>, _ count: Int) -> C
     }
     let validated: Bool
     do {
-        try RecordingPersistence.validate(recording, mappingData: recording.mappingData, path: name.mappingPath)
+        _ = try writer.check(recording.stubFile)
         validated = true
     } catch {
         invariant(

@@ -60,7 +60,8 @@ extension AdminAPI {
     /// - Throws: ``AdminError``: 400 for a body that is not a valid stub, 429 beyond `maxStubs`; for a
     ///   persistent stub, what ``persist(_:json:body:)`` throws.
     private func createMapping(_ body: Data, id: UUID?, status: Int) throws(AdminError) -> HTTPResponse {
-        var json = try AdminAPI.parse(body, what: "stub mapping")
+        let posted = try AdminAPI.parse(body, what: "stub mapping")
+        var json = posted
         if let id, case .object(var members) = json {
             members["id"] = .string(id.uuidString.lowercased())
             members.removeValue(forKey: "uuid")
@@ -101,7 +102,7 @@ extension AdminAPI {
             stub.memoryCharge = charge
         }
         if json["persistent"] == .bool(true) {
-            let (saved, path) = try persist(stub, json: json, body: body)
+            let (saved, path) = try persist(stub, json: posted, body: body)
             store.persisted(saved)
             var response = HTTPResponse.json(saved.definition, status: status)
             response.headers.add(name: AdminAPI.mappingFileHeader, value: path)

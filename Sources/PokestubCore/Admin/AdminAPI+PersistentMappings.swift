@@ -9,26 +9,29 @@ extension AdminAPI {
     /// `mappings/`, as WireMock 2.35 does for a persistent stub ("Persisting stubs" in WireMock's stubbing
     /// docs), and returns the stub as that file will load it.
     ///
-    /// The file is written atomically (a hidden temporary file in the same folder, `fsync`, `rename(2)`:
-    /// ``RecordingWriter/writeAtomically(_:to:)``), so the stub tree watcher reads the whole file or none of
-    /// it. Its name is made from the stub's name (or method and URL) and id, `mappings/<slug>-<id>.json`,
+    /// The file is read by the loader's rules, then written atomically and flushed to disk (a hidden temporary
+    /// file in the same folder, `fsync`, `rename(2)`: ``RecordingWriter/commit(_:durability:)`` with
+    /// ``RecordingWriter/Durability/powerLoss``), so the stub tree watcher reads the whole file or none of it,
+    /// and reads it as the stub served. Its name is made from the stub's name (or method and URL) and id, `mappings/<slug>-<id>.json`,
     /// where the slug keeps only `a`-`z`, `0`-`9` and `-`: nothing in a request can name a path outside
     /// `mappings/`. A stub that already came from a file of its own is written back to that file, so one id
     /// never lives in two files. The bytes written are the ones posted (comments, key order and `jsonBody`
     /// spelling kept), with `"id"` put first when the body had none.
     ///
-    /// The stub serves at once, with the file as its source; when the watcher (or `SIGHUP`, or
-    /// `POST /__admin/mappings/reset`) reads the file, its copy replaces this one (``StubStore/persisted(_:)``).
+    /// The stub serves at once, as the file loads, with the file as its source; when the watcher (or `SIGHUP`,
+    /// or `POST /__admin/mappings/reset`) reads the file, its copy replaces this one (``StubStore/persisted(_:)``).
     ///
     /// - Parameters:
-    ///   - stub: The stub read from `body`.
-    ///   - json: `body` parsed.
+    ///   - stub: The stub read from `body`, under the id a `PUT` names.
+    ///   - json: `body` parsed, as posted (before a `PUT`'s id is put in).
     ///   - body: The bytes posted.
-    /// - Returns: The stub with its file as its source, and the file's path relative to the stub root.
-    /// - Throws: ``AdminError``: 400 for a store without a stub root (a session's stubs live in memory only);
-    ///   409 for the id of a stub in a file with several mappings; 500 when the file cannot be written.
+    /// - Returns: The stub the file holds, with the file as its source, and the file's path relative to the stub
+    ///   root.
+    /// - Throws: ``AdminError``: 400 for a store without a stub root (a session's stubs live in memory only) and
+    ///   for a file that would not load; 409 for the id of a stub in a file with several mappings; 500 when the
+    ///   file cannot be written.
     func persist(_ stub: StubMapping, json: JSONValue, body: Data) throws(AdminError) -> (StubMapping, String) {
-        guard let root = store.root else {
+        guard let writer = store.writer else {
             throw .badRequest(
                 "Stub not persistent",
                 basePath.isEmpty
@@ -49,16 +52,14 @@ extension AdminAPI {
         } else {
             relative = "mappings/" + AdminAPI.persistentFileName(for: stub, json: json)
         }
-        let data = AdminAPI.mappingFileData(body, json: json, id: stub.id)
-        do {
-            try RecordingWriter.writeAtomically(data, to: URL(fileURLWithPath: root).appendingPathComponent(relative))
-        } catch {
+        let file = StubFile(path: relative, data: AdminAPI.mappingFileData(body, json: json, id: stub.id))
+        let checked: StubFile.Checked
+        do { checked = try writer.check(file) } catch { throw .badRequest("Stub not persistent", error.message) }
+        var saved: StubMapping
+        do { saved = try writer.commit(checked, durability: .powerLoss).stub } catch {
             throw AdminError(status: 500, title: "Stub not persistent", detail: error.description)
         }
-        var saved = stub
-        saved.source = .file(relative)
-        // The file's bytes when they parse as plain JSON (a body with comments keeps its parsed form).
-        if (try? JSONValue.parse(data)) != nil { saved.definitionSource = StubDefinitionSource(data: data) }
+        saved.memoryCharge = stub.memoryCharge
         return (saved, relative)
     }
 
@@ -82,13 +83,15 @@ extension AdminAPI {
         return slug.isEmpty ? "\(id).json" : "\(slug)-\(id).json"
     }
 
-    /// The mapping file's bytes: `body` as posted when it names the stub's id (`id` or `uuid`); `body` with
-    /// `"id": "<id>"` put right after its opening brace when it names none and starts with that brace; else
-    /// `json` written out with the id (a `PUT` whose body names another id, a body opening with a comment).
+    /// The mapping file's bytes, which the loader reads under the stub's id: `body` as posted when each `id` and
+    /// `uuid` it has names the stub's id; `body` with `"id": "<id>"` put right after its opening brace when it
+    /// has neither and starts with that brace; else `json` written out with the id and no `uuid` (a `PUT` whose
+    /// body names another id, or something that is no UUID, which the `PUT`'s id replaced; a body opening with a
+    /// comment).
     static func mappingFileData(_ body: Data, json: JSONValue, id: UUID) -> Data {
         let idText = id.uuidString.lowercased()
-        let named = [json["id"], json["uuid"]].compactMap { $0?.stringValue?.lowercased() }
-        if named.contains(idText) { return body }
+        let named = [json["id"], json["uuid"]].compactMap { $0 }
+        if !named.isEmpty, named.allSatisfy({ $0.stringValue?.lowercased() == idText }) { return body }
         var bytes = [UInt8](body)
         let whitespace = Set(" \t\r\n".utf8)
         if named.isEmpty, let brace = bytes.firstIndex(where: { !whitespace.contains($0) }),

@@ -12,12 +12,14 @@ extension AdminAPI {
     /// `{"saved": ["mappings/get-pokemon-1-<id>.json", ...]}`.
     ///
     /// A stub gets `mappings/<name or url, as a slug>-<id>.json`, WireMock's naming; one that replaces a file
-    /// stub (`PUT` with a file stub's id) is written over that file. Each file is written atomically (a
-    /// temporary file, `fsync`, a rename, as recordings are: ``RecordingWriter/writeAtomically(_:to:)``).
+    /// stub (`PUT` with a file stub's id) is written over that file. Every file is read by the loader's rules
+    /// before any is written, then each is written atomically and flushed to disk (a temporary file, `fsync`, a
+    /// rename: ``RecordingWriter/commit(checking:durability:)`` with ``RecordingWriter/Durability/powerLoss``).
     ///
     /// - Throws: ``AdminError``: 403 in a session (a job would change the tree every job is served from) and for a
     ///   daemon without a stub root; 409 when a stub replaces one in a file of several mappings (writing it
-    ///   beside would leave its id twice; nothing is written); 500 naming the file that cannot be written; 422
+    ///   beside would leave its id twice; nothing is written); 422 naming a file that would not load (a body file
+    ///   gone since its stub was added; nothing is written); 500 naming the file that cannot be written; 422
     ///   when the tree has problems after writing (the runtime stubs keep serving).
     private func saveMappings() throws(AdminError) -> HTTPResponse {
         guard basePath.isEmpty, settings != nil else {
@@ -26,7 +28,7 @@ extension AdminAPI {
                 detail: "a session's stubs are its own; saving them would change the stub tree every job is served "
                     + "from. Keep them in the job's own mapping files, or save through the daemon's admin API")
         }
-        guard let root = store.root else {
+        guard let writer = store.writer else {
             throw AdminError(
                 status: 403, title: "No stub folder", detail: "this server serves no stub folder to save into")
         }
@@ -38,18 +40,19 @@ extension AdminAPI {
                     "stub \(clash.stub.id.uuidString.lowercased()) replaces a mapping in \(clash.replacedFile!.path), "
                     + "a file of several mappings; edit that file instead (nothing was written)")
         }
-        let rootURL = URL(fileURLWithPath: root)
-        var saved: [String] = []
-        for (stub, replaced) in runtime {
-            let relative = replaced?.path ?? "mappings/" + AdminAPI.savedFileName(for: stub)
-            let data = AdminAPI.savedFileData(for: stub)
-            do {
-                try RecordingWriter.writeAtomically(data, to: rootURL.appendingPathComponent(relative))
-            } catch {
-                throw AdminError(status: 500, title: "Cannot save", detail: error.description)
-            }
-            saved.append(relative)
+        let files = runtime.map { stub, replaced in
+            StubFile(
+                path: replaced?.path ?? "mappings/" + AdminAPI.savedFileName(for: stub),
+                data: AdminAPI.savedFileData(for: stub))
         }
+        do {
+            _ = try writer.commit(checking: files, durability: .powerLoss)
+        } catch let error as StubDefinitionError {
+            throw AdminError(status: 422, title: "Cannot save", detail: error.message + "; nothing was written")
+        } catch {
+            throw AdminError(status: 500, title: "Cannot save", detail: "\(error)")
+        }
+        let saved = files.map(\.path)
         let report = store.reload(adopting: Set(runtime.map(\.stub.id)))
         guard report.succeeded else {
             throw AdminError(

@@ -4,8 +4,8 @@ import Foundation
 /// Proxyman, Charles, Pulse and `GET /__admin/requests?format=har` write it) into stub mappings, exactly as
 /// recording does: each entry goes through ``Recorder`` as one exchange with the upstream, so an imported
 /// stub has the file name, redaction, body placement and links (kept as in the capture) a recording of the
-/// same exchange would have, and is written by ``RecordingWriter`` (atomically; an unchanged file is not
-/// rewritten).
+/// same exchange would have, is read by the loader's rules (``RecordingWriter/check(_:)``) and is written by
+/// ``RecordingWriter/commit(_:durability:)`` (atomically; an unchanged file is not rewritten).
 ///
 /// Entries are read from `log.entries`: `request.method`, `request.url` (its path and query; the host is
 /// dropped, and a leading `/__sessions/{id}` of a pokestub session export too), `request.headers`,
@@ -17,8 +17,8 @@ import Foundation
 public struct HARImport: Sendable {
     /// One mapping the import writes, or would write.
     public struct Planned: Sendable {
-        /// The recording (mapping and body file).
-        public var recording: Recording
+        /// The stub file (mapping and body file), read by the loader's rules.
+        public var checked: StubFile.Checked
         /// How it compares with what is on disk now.
         public var change: RecordingWriter.Change
         /// The entry (from 0) it came from.
@@ -54,34 +54,33 @@ public struct HARImport: Sendable {
         return exchanges
     }
 
-    /// What importing `data` into the stub folder `root` writes: one recording per distinct request, in the
-    /// order of their last entries, each with how it compares with the disk.
+    /// What importing `data` into the writer's stub folder writes: one stub file per distinct request, in the
+    /// order of their last entries, each read by the loader's rules and with how it compares with the disk.
+    /// Write them with ``RecordingWriter/commit(_:durability:)``.
     ///
-    /// - Throws: ``HARImportError``, also for an entry whose stub the loader would refuse, checked by the rules
-    ///   recording uses (``RecordingPersistence/validate(_:mappingData:path:)``).
-    public func plan(_ data: Data, root: URL) throws(HARImportError) -> [Planned] {
+    /// - Parameters:
+    ///   - data: The HAR file's bytes.
+    ///   - writer: The writer of the stub folder, with the loader's rules of that folder.
+    /// - Throws: ``HARImportError``, also naming the entry whose stub the loader would refuse (every entry is
+    ///   checked, a later one for the same request too).
+    public func plan(_ data: Data, into writer: RecordingWriter) throws(HARImportError) -> [Planned] {
         let recorder = Recorder(options: options)
-        let writer = RecordingWriter(root: root)
         var byPath: [String: Planned] = [:]
         var order: [String] = []
         for (index, exchange) in try exchanges(in: data).enumerated() {
             guard let (request, response) = exchange else { continue }
-            let recording = recorder.recording(of: request, response: response)
-            let path = recording.fileName.mappingPath
+            let file = recorder.recording(of: request, response: response).stubFile
             // The loader's rules, before anything is written: an entry that would not load (a CR or LF in its
             // method or a header field, say) stops the import whole, so nothing written is refused by
             // `check` or `serve`.
-            do {
-                try RecordingPersistence.validate(recording, mappingData: recording.mappingData, path: path)
-            } catch {
-                throw HARImportError("entry \(index): \(error.message)")
+            let checked: StubFile.Checked
+            do { checked = try writer.check(file) } catch {
+                throw HARImportError("entry \(index): \(error.message); nothing was written")
             }
-            if byPath[path] != nil { order.removeAll { $0 == path } }
-            order.append(path)
-            let onDisk = writer.fingerprintOnDisk(of: recording)
-            let change: RecordingWriter.Change =
-                onDisk == nil ? .new : (onDisk == RecordingWriter.fingerprint(of: recording) ? .unchanged : .changed)
-            byPath[path] = Planned(recording: recording, change: change, entry: index)
+            if byPath[file.path] != nil { order.removeAll { $0 == file.path } }
+            order.append(file.path)
+            let change = RecordingWriter.Change(original: writer.fingerprintOnDisk(of: file), latest: file.fingerprint)
+            byPath[file.path] = Planned(checked: checked, change: change, entry: index)
         }
         return order.compactMap { byPath[$0] }
     }

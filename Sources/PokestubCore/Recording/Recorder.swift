@@ -80,8 +80,7 @@ public struct Recorder: Sendable {
         }
         let mapping: JSONValue = .object(mappingJSON)
         return Recording(
-            key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, body: response.body,
-            jsonBodyText: jsonBodyText)
+            key: key, fileName: fileName, id: id, mapping: mapping, bodyFile: bodyFile, jsonBodyText: jsonBodyText)
     }
 
     /// `GET /api/v2/pokemon/?offset=20&limit=20`, secret query values shown as `<redacted>`.

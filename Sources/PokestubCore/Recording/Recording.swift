@@ -14,8 +14,6 @@ public struct Recording: Sendable {
     public var mapping: JSONValue
     /// The body file, relative to `__files/`, when the body is not inside the mapping.
     public var bodyFile: BodyFileToWrite?
-    /// The body's bytes and content type, to inline the body when nothing is written to disk.
-    public var body: Data
     /// The upstream's JSON text when the body is the mapping's `jsonBody`: written in the mapping file in its
     /// own member order, numbers and escapes (``JSONText/pretty(_:level:)``), so the stub serves it compacted
     /// as the upstream wrote it, byte for byte when the upstream sent compact JSON.
@@ -60,14 +58,19 @@ public struct Recording: Sendable {
     /// What `jsonBody` holds while the rest of the mapping is written.
     private static let jsonBodyPlaceholder = "\u{1}pokestub-jsonBody\u{1}"
 
-    /// The mapping with the body inside (`base64Body` instead of `bodyFileName`), for recordings kept only
-    /// in memory.
-    public var inlineMapping: JSONValue {
+    /// The mapping file to write: ``mappingData`` at ``RecordingFileName/mappingPath``, with ``bodyFile``.
+    public var stubFile: StubFile {
+        StubFile(path: fileName.mappingPath, data: mappingData, bodyFile: bodyFile)
+    }
+
+    /// The mapping's bytes with the body inside (`base64Body` instead of `bodyFileName`), for a recording kept
+    /// only in memory; ``mappingData`` when the body is inside already.
+    public var inlineMappingData: Data {
         guard let bodyFile, case .object(var members) = mapping, case .object(var response)? = members["response"]
-        else { return mapping }
+        else { return mappingData }
         response.removeValue(forKey: "bodyFileName")
         response["base64Body"] = .string(bodyFile.data.base64EncodedString())
         members["response"] = .object(response)
-        return .object(members)
+        return CanonicalJSON.pretty(.object(members))
     }
 }

@@ -6,12 +6,11 @@ import PokestubLocking
 ///
 /// When the upstream answers exactly what was last recorded at the same mapping path, and the files and the
 /// stub are still the ones that recording made, that stub answers: nothing is parsed, canonicalised, hashed
-/// beyond one pass over the raw body, or written. Writes are serialised, so two recordings of one path never
-/// interleave.
+/// beyond one pass over the raw body, or written. Recordings are written through the store's
+/// ``StubStore/writer``, which serialises writes, so two recordings of one path never interleave.
 final class RecordingPersistence: Sendable {
     /// The stubs recordings are added to; its root is where they are written.
     let store: StubStore
-    private let writeLock = Locked(())
     private let state = Locked((lastRecordings: [String: LastRecording](), lifetime: RecordingLedger()))
 
     /// What was last recorded at a mapping path.
@@ -47,76 +46,60 @@ final class RecordingPersistence: Sendable {
     ///   - upstream: The upstream base URL the request went to, kept in the mapping's `metadata`.
     /// - Returns: The stub now serving it, and how it compares with the disk.
     /// - Throws: ``RecordingWriteError`` when a file cannot be written; ``StubDefinitionError`` when the
-    ///   recording is not a stub the loader accepts.
+    ///   recording is not a stub the loader accepts (nothing is written).
     func record(
         _ request: HTTPRequest, _ response: UpstreamResponse, key: RecordingKey, options: RecordingOptions,
         upstream: String
     ) throws -> RecordedStub {
-        let rootURL = store.root.map { URL(fileURLWithPath: $0) }
-        let writer = rootURL.map(RecordingWriter.init(root:))
-        let persist = options.persist && writer != nil
-        let exchange =
-            persist ? ExchangeSignature(request, response, key: key, options: options, upstream: upstream) : nil
+        let writer = options.persist ? store.writer : nil
+        let exchange = writer.map { _ in
+            ExchangeSignature(request, response, key: key, options: options, upstream: upstream)
+        }
         if let exchange, let again = unchangedRecording(at: RecordingFileName(key: key).mappingPath, exchange) {
             return again
         }
         let recording = Recorder(options: options).recording(
             of: request, response: response, key: key, upstream: upstream)
-        let path = recording.fileName.mappingPath
-        let mappingData = recording.mappingData
-        let latest = RecordingWriter.fingerprint(of: recording, mappingData: mappingData)
-        typealias Written = (
-            original: UInt64?, change: RecordingWriter.Change, files: [(path: String, identity: FileIdentity)]?
-        )
-        // The loader must accept what is written, or every later load of the tree fails: the recording is read
-        // by the loader's rules first, and one it refuses is never written.
-        if persist { try RecordingPersistence.validate(recording, mappingData: mappingData, path: path) }
-        let written: Written = try writeLock.withLock { _ in
-            let original = writer?.fingerprintOnDisk(of: recording)
-            if persist, let writer {
-                let change = try writer.write(recording, mappingData: mappingData, before: original, after: latest)
-                return (original, change, writer.fileIdentities(of: recording))
+        let file = recording.stubFile
+        let recorded: RecordedStub
+        var identities: [(path: String, identity: FileIdentity)]?
+        if let writer {
+            // Read by the loader's rules first, so one it refuses is never written (every later load of the tree
+            // would fail); checked outside the writer's lock, written under it. A recording's answer waits for
+            // no disk flush: a kill cannot leave a partial file (``RecordingWriter/Durability/processCrash``).
+            let checked: StubFile.Checked
+            do { checked = try writer.check(file) } catch {
+                throw StubDefinitionError("recording not written, \(error.message)")
             }
-            return (original, original == nil ? .new : (original == latest ? .unchanged : .changed), nil)
+            let committed = try writer.commit(checked, durability: .processCrash)
+            recorded = RecordedStub(
+                stub: committed.stub, change: committed.change, path: file.path, original: committed.original,
+                latest: committed.latest)
+            identities = committed.identities
+        } else {
+            // Kept in memory: the body inside the mapping, read by the same rules.
+            var stub = try StubLoader.stub(
+                in: recording.inlineMappingData, path: file.path, bodyFiles: BodyFileStore(root: nil),
+                globalResponseTemplating: store.globalResponseTemplating)
+            stub.source = .runtime
+            let original = store.writer?.fingerprintOnDisk(of: file)
+            let latest = file.fingerprint
+            recorded = RecordedStub(
+                stub: stub, change: RecordingWriter.Change(original: original, latest: latest), path: file.path,
+                original: original, latest: latest)
         }
-        // The stub is read from the bytes written (or, kept in memory, that would be), so its `jsonBody` is
-        // served as the upstream wrote it.
-        let stub = try StubMapping(
-            json: persist ? recording.mapping : recording.inlineMapping, defaultID: recording.id,
-            source: persist ? .file(path) : .runtime,
-            bodyFiles: BodyFileStore(root: persist ? rootURL?.appendingPathComponent("__files") : nil),
-            definitionSource: recording.bodyFile == nil || persist ? StubDefinitionSource(data: mappingData) : nil)
-        store.add(stub)
-        let recorded = RecordedStub(
-            stub: stub, change: written.change, path: path, original: written.original, latest: latest)
+        store.add(recorded.stub)
         state.withLock { state in
             state.lifetime.note(recorded)
-            if let exchange, let files = written.files {
-                state.lastRecordings[path] = LastRecording(
-                    exchange: exchange, id: stub.id, definitionSource: stub.definitionSource, fingerprint: latest,
-                    files: files)
+            if let exchange, let identities {
+                state.lastRecordings[file.path] = LastRecording(
+                    exchange: exchange, id: recorded.stub.id, definitionSource: recorded.stub.definitionSource,
+                    fingerprint: recorded.latest, files: identities)
             } else {
-                state.lastRecordings[path] = nil
+                state.lastRecordings[file.path] = nil
             }
         }
         return recorded
-    }
-
-    /// Checks a recording by the stub loader's rules before any of it is written: its mapping file parses as
-    /// JSON and, with its body inline (the body file does not exist yet), is a stub the loader accepts.
-    ///
-    /// - Throws: ``StubDefinitionError`` naming the mapping path and the problem.
-    static func validate(_ recording: Recording, mappingData: Data, path: String) throws(StubDefinitionError) {
-        do {
-            _ = try JSONValue.parse(mappingData)
-            _ = try StubMapping(
-                json: recording.inlineMapping, defaultID: recording.id, source: .file(path),
-                bodyFiles: BodyFileStore(root: nil))
-        } catch let error as StubDefinitionError {
-            throw StubDefinitionError("recording not written, \(path) would not load: \(error.message)")
-        } catch {
-            throw StubDefinitionError("recording not written, \(path) would not load: \(error)")
-        }
     }
 
     /// The recording at `path` when `exchange` is exactly what made it, its files have not been written or

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The name of the temporary file ``RecordingWriter/writeAtomically(_:to:)`` writes before its rename:
+/// The name of the temporary file ``RecordingWriter/writeAtomically(_:to:durability:)`` writes before its rename:
 /// `.NAME.tmp-PID-RANDOM`, a hidden file in the same folder (so the rename is atomic), naming the process
 /// that writes it.
 ///

@@ -161,6 +161,38 @@ public struct StubLoader: Sendable {
         return problems.isEmpty ? .success(stubs) : .failure(StubLoadProblems(problems))
     }
 
+    /// The stub in the bytes of a mapping file of one mapping, read exactly as ``load()`` reads the file at
+    /// `path`: how a stub pokestub writes is checked before it is written (``RecordingWriter/check(_:)``).
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - path: The file's path relative to the stub root, `mappings/….json`: the stub's source, and what the
+    ///     id of a mapping without one derives from.
+    ///   - bodyFiles: Where `bodyFileName` is looked up.
+    ///   - globalResponseTemplating: Whether every stub's response is a template.
+    /// - Returns: The stub, its source the file and its definition `data`.
+    /// - Throws: ``StubDefinitionError`` `<path> would not load: line <n>: <problem>` listing every problem, or
+    ///   naming a file of several mappings (`{"mappings": [...]}`).
+    static func stub(
+        in data: Data, path: String, bodyFiles: BodyFileStore, globalResponseTemplating: Bool
+    ) throws(StubDefinitionError) -> StubMapping {
+        switch parse(
+            data, source: path, displayPath: path, bodyFiles: bodyFiles,
+            globalResponseTemplating: globalResponseTemplating)
+        {
+        case .success(let stubs):
+            guard stubs.count == 1 else {
+                throw StubDefinitionError("\(path) would hold \(stubs.count) mappings, not one")
+            }
+            return stubs[0]
+        case .failure(let found):
+            let problems = found.problems.map { problem in
+                (problem.line.map { "line \($0): " } ?? "") + problem.message
+            }
+            throw StubDefinitionError("\(path) would not load: " + problems.joined(separator: "; "))
+        }
+    }
+
     /// Every problem of a mapping whose first is `first`: the faulty field is left out and the mapping read
     /// again, until it reads or no field is left to blame (at most 100 rounds).
     ///

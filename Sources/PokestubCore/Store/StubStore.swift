@@ -51,8 +51,15 @@ public final class StubStore: Sendable {
         self.root = root
         self.preloadBodyFiles = preloadBodyFiles
         self.globalResponseTemplating = globalResponseTemplating
+        writer = root.map {
+            RecordingWriter(root: URL(fileURLWithPath: $0), globalResponseTemplating: globalResponseTemplating)
+        }
         state = Locked(State())
     }
+
+    /// What writes stubs under ``root`` (recordings, `POST /__admin/mappings/save`, persistent stubs), by the
+    /// rules this store loads with; `nil` without a root.
+    public let writer: RecordingWriter?
 
     /// The index requests read; replaced whole, under ``state``'s lock, after each change.
     private let published = Locked(StubIndex.empty)

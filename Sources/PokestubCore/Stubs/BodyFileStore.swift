@@ -20,11 +20,20 @@ public final class BodyFileStore: Sendable {
     private let files = Locked<[String: BodyFile]>([:])
     /// Folders under `__files` already resolved, by their name relative to it ("" for `__files` itself).
     private let folders = Locked<[String: String]>([:])
+    /// The names of body files about to be written (``RecordingWriter/commit(_:durability:)``).
+    private let toBeWritten: Set<String>
 
     /// Creates a store over a `__files` folder.
-    public init(root: URL?) {
+    ///
+    /// - Parameters:
+    ///   - root: The `__files` folder, or `nil` when bodies cannot come from files.
+    ///   - toBeWritten: Names of body files about to be written under `root`: each is taken for the regular file
+    ///     it will be, when its folder, as far as it exists, resolves inside `root` (what a stub file is checked
+    ///     with before its body file is written, ``RecordingWriter/check(_:)``).
+    public init(root: URL?, toBeWritten: Set<String> = []) {
         self.root = root?.standardizedFileURL
-        resolvedRoot = root.flatMap { realPath($0.path) } ?? root?.path
+        resolvedRoot = root.map { realPathOfExistingPart($0.standardizedFileURL.path) }
+        self.toBeWritten = toBeWritten
     }
 
     /// The body file with this name, checked but not read.
@@ -42,6 +51,16 @@ public final class BodyFileStore: Sendable {
             !components.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty })
         else {
             throw StubDefinitionError("\(name.debugDescription) must be a relative path inside __files without ..")
+        }
+        if toBeWritten.contains(name) {
+            // Its folder as far as it exists; the rest is made as plain folders, and the file renamed into place.
+            let slash = name.lastIndex(of: "/")
+            let folder = realPathOfExistingPart(root.path + (slash.map { "/" + name[..<$0] } ?? ""))
+            guard folder == resolvedRoot || folder.hasPrefix(resolvedRoot + "/") else {
+                throw BodyFileStore.outside(name)
+            }
+            let leaf = slash.map { String(name[name.index(after: $0)...]) } ?? name
+            return BodyFile(name: name, path: folder + "/" + leaf, root: resolvedRoot)
         }
         let (resolved, status) = try resolve(name, root: root.path, resolvedRoot: resolvedRoot)
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -67,8 +86,7 @@ public final class BodyFileStore: Sendable {
         let unreadable = { () -> StubDefinitionError in
             StubDefinitionError("cannot read body file __files/\(name): \(String(cString: strerror(errno)))")
         }
-        let escapes = StubDefinitionError(
-            "\(name.debugDescription) resolves outside __files (through a symbolic link)")
+        let escapes = BodyFileStore.outside(name)
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[..<$0]) } ?? ""
         let resolvedFolder: String
@@ -90,6 +108,11 @@ public final class BodyFileStore: Sendable {
         guard resolved.hasPrefix(resolvedRoot + "/") else { throw escapes }
         guard stat(resolved, &status) == 0 else { throw unreadable() }
         return (resolved, status)
+    }
+
+    /// The problem of a name that leads out of `__files`.
+    private static func outside(_ name: String) -> StubDefinitionError {
+        StubDefinitionError("\(name.debugDescription) resolves outside __files (through a symbolic link)")
     }
 
     /// The bytes of a body file, read now (``bodyFile(named:)`` then ``BodyFile/load()``).

@@ -12,3 +12,19 @@ func realPath(_ path: String) -> String? {
     defer { free(resolved) }
     return String(cString: resolved)
 }
+
+/// `path` with symbolic links resolved in the part of it that exists, the missing rest appended as it is: the
+/// real path a file will have once the folders missing on its way are made (as plain folders, which resolve to
+/// themselves). `path` itself when no part of it resolves.
+func realPathOfExistingPart(_ path: String) -> String {
+    var existing = Substring(path)
+    var missing: [Substring] = []
+    while true {
+        if let resolved = realPath(String(existing)) {
+            return ([Substring(resolved)] + missing.reversed()).joined(separator: "/")
+        }
+        guard let slash = existing.lastIndex(of: "/"), slash != existing.startIndex else { return path }
+        missing.append(existing[existing.index(after: slash)...])
+        existing = existing[..<slash]
+    }
+}
