@@ -196,17 +196,18 @@ struct HARExportTests {
             #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["#
             + entries.joined(separator: ",") + "]}}"
         let root = folder.url.appendingPathComponent("stubs")
-        let planned = try HARImport().plan(Data(har.utf8), root: root)
+        let writer = RecordingWriter(root: root)
+        let planned = try HARImport().plan(Data(har.utf8), into: writer)
         #expect(planned.count == 3)
-        for item in planned { _ = try RecordingWriter(root: root).write(item.recording) }
+        for item in planned { _ = try writer.commit(item.checked, durability: .processCrash) }
         let first = try #require(planned.first { $0.entry == 0 })
-        let mapping = try JSONValue.parse(first.recording.mappingData)
+        let mapping = try JSONValue.parse(first.checked.file.data)
         #expect(
             mapping["request"]?["queryParameters"]?["id"]
                 == ["hasExactly": [["equalTo": "1"], ["equalTo": "2"]]])
         let single = try #require(planned.first { $0.entry == 2 })
         #expect(
-            try JSONValue.parse(single.recording.mappingData)["request"]?["queryParameters"]?["id"] == ["equalTo": "4"])
+            try JSONValue.parse(single.checked.file.data)["request"]?["queryParameters"]?["id"] == ["equalTo": "4"])
         try await LiveServer.with(stubRoot: root.path) { replay in
             for target in ["?id=1&id=2", "?id=2&id=1"] {
                 let answer = try await replay.send("GET", "/api/v2/pokemon/" + target)
