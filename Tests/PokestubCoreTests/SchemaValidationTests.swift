@@ -12,7 +12,7 @@ struct SchemaValidationTests {
                 {"type": "object", "required": ["id", "kind"],
                  "properties": {"id": {"type": "integer"}, "sub-part": {"$ref": "/schema/v9/part.json"},
                    "parts": {"type": "array", "items": {"$ref": "../../part.json"}},
-                   "owner": {"anyOf": [{"type": "null"}, {"$ref": "part.json"}]}}}
+                   "owner": {"anyOf": [{"type": "null"}, {"$ref": "https://example.com/schema/part.json#"}]}}}
                 """#.utf8)
         ),
         ("part.json", Data(#"{"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}"#.utf8)),
