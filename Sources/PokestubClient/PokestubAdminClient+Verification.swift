@@ -44,7 +44,7 @@ extension PokestubAdminClient {
     /// thrown error at the test function rather than at the line that threw it.
     ///
     /// A path (`.get("/api/v2/pokemon/25")`, `urlPath`) compares the whole path, trailing `/` included, as
-    /// WireMock's `urlPath` does, while a ``PokestubTesting`` `StubRoute` (like pokeapi.co) ignores a trailing
+    /// WireMock's `urlPath` does, while a PokestubTesting `StubRoute` (like pokeapi.co) ignores a trailing
     /// `/`: so a request a route answered can fail a verification written with the route's path. When requests
     /// differ from the pattern only in the trailing `/` (asked of the server with the `/` added or removed), the
     /// failure leads with that (``VerificationFailure/trailingSlashOnly``).

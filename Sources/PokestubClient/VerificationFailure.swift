@@ -91,7 +91,8 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
         var summary = "\(expected) matching \(pattern), but \(actualCount) matched."
         if !trailingSlashOnly.isEmpty {
             let count = trailingSlashOnly.count
-            summary = "\(summary.dropLast()); \(count) request\(count == 1 ? "" : "s") "
+            summary =
+                "\(summary.dropLast()); \(count) request\(count == 1 ? "" : "s") "
                 + "\(count == 1 ? "differs" : "differ") only in the trailing slash."
         }
         var lines = [callSite.map { "\($0): expected \(summary)" } ?? "Expected \(summary)"]

@@ -30,7 +30,9 @@ enum CheckCommand {
         """
 
     static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
-        let parsed = try ParsedArguments(arguments, valueOptions: ["config", "schemas", "api-prefix"], flagOptions: ["help", "schema"], command: "check")
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: ["config", "schemas", "api-prefix"], flagOptions: ["help", "schema"],
+            command: "check")
         if parsed.flags.contains("help") {
             Console.out(help)
             return .success
@@ -61,7 +63,8 @@ enum CheckCommand {
         }
         for problem in problems { Console.out(problem.description) }
         if problems.isEmpty {
-            Console.out("\(root): \(result.stubs.count) stubs in \(result.fileCount) files\(schemaSummary), no problems")
+            Console.out(
+                "\(root): \(result.stubs.count) stubs in \(result.fileCount) files\(schemaSummary), no problems")
             return .success
         }
         Console.out("\(root): \(problems.count) problem(s)\(schemaSummary)")

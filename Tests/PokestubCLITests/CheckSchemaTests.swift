@@ -92,8 +92,10 @@ struct CheckSchemaTests {
         let lines = Set(check.stdout.split(separator: "\n").map(String.init))
         for line in expected { #expect(lines.contains(line), "missing \(line) in\n\(check.stdout)") }
         #expect(lines.count == expected.count + 1, "\(check.stdout)")
-        #expect(check.stdout.hasSuffix("\(root.path): \(expected.count) problem(s), 4 checked against PokeAPI v2 "
-            + "schemas (4 bodies)\n"), "\(check.stdout)")
+        #expect(
+            check.stdout.hasSuffix(
+                "\(root.path): \(expected.count) problem(s), 4 checked against PokeAPI v2 "
+                    + "schemas (4 bodies)\n"), "\(check.stdout)")
         #expect(check.status == 1)
         // Without --schema the same tree has no problem: the bodies are the stubs' business.
         let plain = try await PokestubProcess.run(["check", root.path])
@@ -132,6 +134,7 @@ struct CheckSchemaTests {
             "check", "--schema", "--schemas", schemas.path, "--api-prefix", "/v1/", root.path,
         ])
         #expect(refused.status == 78)
-        #expect(refused.stderr.contains("widget/$id/defs/id.json: minLength: is not in the subset"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("widget/$id/defs/id.json: minLength: is not in the subset"), "\(refused.stderr)")
     }
 }

@@ -15,7 +15,10 @@ struct SchemaValidationTests {
                    "owner": {"anyOf": [{"type": "null"}, {"$ref": "https://example.com/schema/part.json#"}]}}}
                 """#.utf8)
         ),
-        ("part.json", Data(#"{"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}"#.utf8)),
+        (
+            "part.json",
+            Data(#"{"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}"#.utf8)
+        ),
         ("thing/index.json", Data(#"{"type": "array"}"#.utf8)),
         ("index.json", Data(#"{"type": "object"}"#.utf8)),
     ]
@@ -41,7 +44,8 @@ struct SchemaValidationTests {
         #expect(set.endpoint(forPath: "/api/v9/things/1/") == nil)
         #expect(set.endpoint(forPath: "/api/v9/thing/1/2/") == nil)
         #expect(set.endpoint(forPath: "/elsewhere/thing/1/") == nil)
-        #expect(SchemaSet.pokeAPI.endpoint(forPath: "/api/v2/pokemon/pikachu/encounters")?.name == "pokemon/$id/encounters")
+        #expect(
+            SchemaSet.pokeAPI.endpoint(forPath: "/api/v2/pokemon/pikachu/encounters")?.name == "pokemon/$id/encounters")
     }
 
     @Test("wrong types, missing members, bad array items, through absolute and relative $refs")
@@ -59,7 +63,8 @@ struct SchemaValidationTests {
     @Test("a number with a zero fraction is an integer (2020-12 §6.1.1); 2.5 is not")
     func integers() throws {
         #expect(try SchemaValidationTests.violations(#"{"id": 2.0, "kind": 1}"#).isEmpty)
-        #expect(try SchemaValidationTests.violations(#"{"id": 2.5, "kind": 1}"#) == ["$.id: expected integer, got number"])
+        #expect(
+            try SchemaValidationTests.violations(#"{"id": 2.5, "kind": 1}"#) == ["$.id: expected integer, got number"])
     }
 
     @Test("anyOf: a value fits a branch, or is reported through the closest one, or by every branch's types")
@@ -93,7 +98,8 @@ struct SchemaValidationTests {
                 files: [("a/index.json", Data(#"{"type": "string", "enum": ["x"]}"#.utf8))], name: "t", apiPrefix: "/")
         }
         #expect(throws: JSONSchemaError.self) {
-            try SchemaSet(files: [("a/index.json", Data(#"{"$ref": "/nowhere.json"}"#.utf8))], name: "t", apiPrefix: "/")
+            try SchemaSet(
+                files: [("a/index.json", Data(#"{"$ref": "/nowhere.json"}"#.utf8))], name: "t", apiPrefix: "/")
         }
     }
 

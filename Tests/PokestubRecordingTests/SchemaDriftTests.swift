@@ -111,7 +111,8 @@ struct SchemaDriftTests {
         let pokemon = try #require(contract["endpoints"]?.arrayValue?.first)
         #expect(pokemon["answers"] == .integer(3))
         #expect(pokemon["answersNotFitting"] == .integer(3))
-        let stat = try #require(pokemon["violations"]?.arrayValue?.first { $0["path"] == .string("$.stats[*].base_stat") })
+        let stat = try #require(
+            pokemon["violations"]?.arrayValue?.first { $0["path"] == .string("$.stats[*].base_stat") })
         #expect(stat["count"] == .integer(3))
         #expect(log.messages(at: .warning).filter { $0.hasPrefix("schema drift: ") }.count == 2)
     }

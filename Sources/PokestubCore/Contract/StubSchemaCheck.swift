@@ -185,7 +185,6 @@ public struct StubSchemaCheck: Sendable {
             TextPosition.line(ofKeyPath: prefix + keyPath, in: data) ?? 1
         }
 
-
         func problem(at keyPath: [String], _ message: String) -> StubLoadProblem {
             StubLoadProblem(path: path, line: line(of: keyPath), message: message)
         }
