@@ -38,7 +38,11 @@ let package = Package(
         // Foundation only, so it builds for iOS and macOS too.
         .target(name: "PokestubJSON", swiftSettings: swiftSettings),
         // The product: stub model, matching, serving, journal, recording, sessions, admin API. Pure Swift, no C.
-        .target(name: "PokestubCore", dependencies: ["PokestubJSON", "PokestubLocking"], swiftSettings: swiftSettings),
+        // PokeAPI's JSON Schemas are compiled in (Contract/PokeAPI/PokeAPISchemas.swift); their licence stays beside them.
+        .target(
+            name: "PokestubCore", dependencies: ["PokestubJSON", "PokestubLocking"],
+            exclude: ["Contract/PokeAPI/LICENSE-pokeapi-data.txt"], swiftSettings: swiftSettings
+        ),
         // Serving HTTP through libmicrohttpd: the only target that imports CMicroHTTPD.
         .target(
             name: "PokestubServer",

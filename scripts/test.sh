@@ -11,6 +11,9 @@ swift format lint --strict --recursive Package.swift Sources Tests
 echo "== shipped stubs match their generator"
 python3 scripts/check-stubs.py
 
+echo "== shipped PokeAPI schemas match ../shared/pokeapi/schema/v2"
+python3 scripts/refresh-schemas.py --check
+
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 

@@ -43,6 +43,12 @@ extension PokestubAdminClient {
     /// The failure names the call (``VerificationFailure/callSite``), because Swift Testing and XCTest list a
     /// thrown error at the test function rather than at the line that threw it.
     ///
+    /// A path (`.get("/api/v2/pokemon/25")`, `urlPath`) compares the whole path, trailing `/` included, as
+    /// WireMock's `urlPath` does, while a PokestubTesting `StubRoute` (like pokeapi.co) ignores a trailing
+    /// `/`: so a request a route answered can fail a verification written with the route's path. When requests
+    /// differ from the pattern only in the trailing `/` (asked of the server with the `/` added or removed), the
+    /// failure leads with that (``VerificationFailure/trailingSlashOnly``).
+    ///
     /// - Parameters:
     ///   - expected: The expected count, e.g. `.exactly(1)`, `.atLeast(2)` or `.never`.
     ///   - pattern: The request pattern.
@@ -76,6 +82,12 @@ extension PokestubAdminClient {
         }
         if !received.isEmpty {
             failure.closest = await closestRequests(to: pattern, among: received.map(\.request))
+            if let other = pattern.url.togglingTrailingSlash {
+                var slashed = pattern
+                slashed.url = other
+                failure.trailingSlashOnly = Array(
+                    ((try? await findRequests(slashed)) ?? []).suffix(VerificationFailure.receivedLimit))
+            }
         }
         failure.nearMisses = Array(((try? await nearMisses()) ?? []).prefix(5))
         return failure

@@ -28,7 +28,8 @@ extension RequestPatternBuilding {
 
     /// `GET` with this path (`urlPath`; test the query with ``withQueryParameter(_:_:)``).
     ///
-    /// - Parameter path: The path, e.g. `/api/v2/pokemon/`. PokeAPI's canonical paths end in `/`.
+    /// - Parameter path: The path, e.g. `/api/v2/pokemon/`. PokeAPI's canonical paths end in `/`. The whole
+    ///   path is compared, trailing `/` included, as WireMock's `urlPath` is (a `StubRoute` ignores it).
     /// - Returns: The builder.
     public static func get(_ path: String) -> Self { request(method: "GET", .path(path)) }
     /// `GET` with this URL test.

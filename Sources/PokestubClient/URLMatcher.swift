@@ -40,4 +40,24 @@ public enum URLMatcher: Sendable, Hashable, CustomStringConvertible {
         case .pathPattern(let value): "urlPathPattern \(value.debugDescription)"
         }
     }
+
+    /// The same test with the path's trailing `/` removed, or added when it has none, for a test that names a
+    /// path (``url(_:)``, ``path(_:)``, ``pathTemplate(_:)``); `nil` for a regex or any URL, and for the path `/`.
+    ///
+    /// `/api/v2/pokemon/25` gives `/api/v2/pokemon/25/`; `/api/v2/pokemon/?limit=20` gives `/api/v2/pokemon?limit=20`.
+    public var togglingTrailingSlash: URLMatcher? {
+        func toggled(_ value: String) -> String? {
+            let question = value.firstIndex(of: "?") ?? value.endIndex
+            let path = value[..<question]
+            guard path.count > 1 else { return nil }
+            let other = path.hasSuffix("/") ? String(path.dropLast()) : path + "/"
+            return other + value[question...]
+        }
+        switch self {
+        case .url(let value): return toggled(value).map(URLMatcher.url)
+        case .path(let value): return toggled(value).map(URLMatcher.path)
+        case .pathTemplate(let value): return toggled(value).map(URLMatcher.pathTemplate)
+        case .any, .urlPattern, .pathPattern: return nil
+        }
+    }
 }

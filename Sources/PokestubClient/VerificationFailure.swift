@@ -31,6 +31,10 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
     public var matching: [LoggedRequest]
     /// The unmatched requests with the stubs closest to them (the server's near misses).
     public var nearMisses: [NearMissReport]
+    /// The requests that would have matched with the trailing `/` of the pattern's path added or removed
+    /// (``URLMatcher/togglingTrailingSlash``): a `urlPath` compares the whole path as WireMock does, while a
+    /// `StubRoute` and pokeapi.co ignore a trailing `/`. When there are any, the report leads with them.
+    public var trailingSlashOnly: [LoggedRequest] = []
 
     /// Where `verify` was called, when it was: the report's first words.
     public var callSite: CallSite?
@@ -84,9 +88,22 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
 
     /// The report as lines for a test log.
     public var description: String {
-        let summary = "\(expected) matching \(pattern), but \(actualCount) matched."
+        var summary = "\(expected) matching \(pattern), but \(actualCount) matched."
+        if !trailingSlashOnly.isEmpty {
+            let count = trailingSlashOnly.count
+            summary =
+                "\(summary.dropLast()); \(count) request\(count == 1 ? "" : "s") "
+                + "\(count == 1 ? "differs" : "differ") only in the trailing slash."
+        }
         var lines = [callSite.map { "\($0): expected \(summary)" } ?? "Expected \(summary)"]
         lines.append("")
+        if !trailingSlashOnly.isEmpty, let field = pattern.url.field {
+            lines.append(
+                "Requests that differ only in the trailing slash (\(field.name) compares the whole path, as "
+                    + "WireMock's does; a StubRoute, like pokeapi.co, ignores a trailing slash):")
+            lines += trailingSlashOnly.map { "  \($0)" }
+            lines.append("")
+        }
         if received.isEmpty {
             lines.append("The request journal is empty: the server received no requests.")
         } else {

@@ -11,7 +11,9 @@ import Foundation
 ///
 /// The route text is `METHOD /path` or just `/path` (any method; `*` and `ANY` also mean any method):
 /// - Path segments compare exactly with the request's percent-decoded path, ignoring empty segments, so
-///   `/api/v2/pokemon` also answers `/api/v2/pokemon/` (PokeAPI's canonical form).
+///   `/api/v2/pokemon` also answers `/api/v2/pokemon/` (PokeAPI's canonical form). A request pattern's path
+///   (`.get("/api/v2/pokemon")` in `verify`, `urlPath` in a stub) follows WireMock's rule instead and compares
+///   the whole path, trailing slash included; a verification that fails only for that says so first.
 /// - A `:name` segment matches any one segment and hands its value to the handler as
 ///   `request.parameters["name"]`.
 /// - A `*` segment matches any one segment; a `*` as the last segment matches one or more segments.

@@ -2,25 +2,37 @@ import Foundation
 import PokestubCore
 import PokestubDaemon
 
-/// `pokestub check [DIR]`: loads a stub folder the way the server does and prints every problem as
-/// `path:line: message`. Exits 1 when there is any.
+/// `pokestub check [--schema] [DIR]`: loads a stub folder the way the server does and prints every problem as
+/// `path:line: message`; with `--schema`, also every stub body that does not fit its endpoint's JSON Schema
+/// (``StubSchemaCheck``). Exits 1 when there is any.
 enum CheckCommand {
     static let help = """
-        Usage: pokestub check [DIR]
+        Usage: pokestub check [--schema] [DIR]
 
         Validates the stub folder DIR: every mappings/**/*.json file and every body file it
         names. Prints each problem as path:line: message and exits 1 when there is any, 0
         otherwise. Without DIR, checks the folder serve would use: $POKESTUB_STUBS, else the
         config file's stubs, else stubs beside the config file, else ./stubs.
 
+        With --schema, also checks every stub for a path under /api/v2/ against PokeAPI's JSON
+        Schema for that endpoint (built into pokestub): inline bodies, body files and templated
+        bodies (rendered for a sample request). A body that does not fit is reported as
+        path:line: response body $.stats[0].base_stat: expected integer, got string (schema pokemon/$id)
+
         Options:
-          --config FILE   read the stubs folder and globalResponseTemplating from this config file
-          -h, --help      print this help
+          --config FILE       read the stubs folder and globalResponseTemplating from this config file
+          --schema            check stub bodies against the API's JSON Schemas
+          --schemas DIR       with --schema: read the schemas from DIR (laid out as PokeAPI's schema/v2:
+                              an index.json per endpoint folder, $id for a path segment) instead
+          --api-prefix PATH   with --schemas: the path the schemas' endpoints lie under (default /api/v2/)
+          -h, --help          print this help
 
         """
 
     static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
-        let parsed = try ParsedArguments(arguments, valueOptions: ["config"], flagOptions: ["help"], command: "check")
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: ["config", "schemas", "api-prefix"], flagOptions: ["help", "schema"],
+            command: "check")
         if parsed.flags.contains("help") {
             Console.out(help)
             return .success
@@ -38,14 +50,46 @@ enum CheckCommand {
         } catch {
             throw CommandFailure(status: .configuration, message: error.description)
         }
+        let schemas = try schemaSet(parsed)
         let root = parsed.positional.first ?? configuration.stubs
         let result = StubLoader(root: root, globalResponseTemplating: configuration.globalResponseTemplating).load()
-        for problem in result.problems { Console.out(problem.description) }
-        if result.problems.isEmpty {
-            Console.out("\(root): \(result.stubs.count) stubs in \(result.fileCount) files, no problems")
+        var problems = result.problems
+        var schemaSummary = ""
+        if let schemas {
+            let report = StubSchemaCheck(schemas: schemas, root: root).check(result.stubs)
+            problems += report.problems
+            schemaSummary =
+                ", \(report.checkedStubs) checked against \(schemas.name) schemas (\(report.checkedBodies) bodies)"
+        }
+        for problem in problems { Console.out(problem.description) }
+        if problems.isEmpty {
+            Console.out(
+                "\(root): \(result.stubs.count) stubs in \(result.fileCount) files\(schemaSummary), no problems")
             return .success
         }
-        Console.out("\(root): \(result.problems.count) problem(s)")
+        Console.out("\(root): \(problems.count) problem(s)\(schemaSummary)")
         return .problemsFound
+    }
+
+    /// The schemas `--schema` checks against: PokeAPI's, or the folder `--schemas` names; `nil` without `--schema`.
+    private static func schemaSet(_ parsed: ParsedArguments) throws(CommandFailure) -> SchemaSet? {
+        let folder = parsed.options["schemas"]
+        guard parsed.flags.contains("schema") else {
+            guard folder == nil, parsed.options["api-prefix"] == nil else {
+                throw CommandFailure(status: .usage, message: "--schemas and --api-prefix go with --schema")
+            }
+            return nil
+        }
+        guard let folder else {
+            guard parsed.options["api-prefix"] == nil else {
+                throw CommandFailure(status: .usage, message: "--api-prefix goes with --schemas")
+            }
+            return .pokeAPI
+        }
+        do {
+            return try SchemaSet.load(folder: folder, apiPrefix: parsed.options["api-prefix"] ?? "/api/v2/")
+        } catch {
+            throw CommandFailure(status: .configuration, message: "schemas: \(error.description)")
+        }
     }
 }

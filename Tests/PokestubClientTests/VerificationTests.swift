@@ -74,6 +74,33 @@ struct VerificationTests {
         }
     }
 
+    @Test("a request a route answered that differs from the verified path only in its trailing slash leads the report")
+    func trailingSlash() async throws {
+        let route = StubRoute("GET /api/v2/pokemon/25") { _ in .json(["name": "pikachu"]) }
+        try await withStubServer(routes: [route]) { server in
+            // PokemonClient's form of the path, with its trailing slash, which the route answers.
+            let answer = try await HTTPFetch.send(server.url("/api/v2/pokemon/25/"))
+            #expect(answer.status == 200)
+            let error = await #expect(throws: PokestubClientError.self) {
+                try await server.admin.verify(count: 1, .get("/api/v2/pokemon/25"))
+            }
+            guard case .verificationFailed(let failure)? = error else {
+                Issue.record("expected a verification failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.trailingSlashOnly.map(\.url) == ["/api/v2/pokemon/25/"])
+            let lines = failure.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(
+                lines.first?.hasSuffix(
+                    "expected exactly 1 request matching GET /api/v2/pokemon/25, but 0 matched; 1 request differs "
+                        + "only in the trailing slash.") == true, "\(failure)")
+            #expect(lines.count > 3 && lines[2].hasPrefix("Requests that differ only in the trailing slash (urlPath"))
+            #expect(lines.count > 3 && lines[3] == "  GET /api/v2/pokemon/25/", "\(failure)")
+            // The same path with its slash passes.
+            try await server.admin.verify(count: 1, .get("/api/v2/pokemon/25/"))
+        }
+    }
+
     @Test("a failed verification includes the server's near misses for unmatched requests")
     func failureShowsNearMisses() async throws {
         let stub = StubBuilder.get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20")).withName("list")

@@ -22,6 +22,7 @@ import Foundation
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset`, `PUT /__admin/scenarios/{name}/state` | scenarios |
 /// | `POST, GET /__admin/sessions`, `GET, DELETE /__admin/sessions/{id}` | per-job sessions |
 /// | `/__admin/sessions/{id}/...` | every route above, scoped to one session |
+/// | `GET /__admin/contract` | upstream answers checked against the API's schemas, per endpoint |
 /// | `GET /__admin/dashboard` (+ `/app.js`, `/app.css`, `/stubs`, `/near-misses/{id}`, `/changes`) | the dashboard |
 ///
 /// Each route is a row of one table (``AdminRouter``), registered by the file of its group: `AdminAPI+System`,
@@ -51,6 +52,8 @@ public struct AdminAPI: Sendable {
     let memory: MemoryBudget?
     /// The daemon's threads for slow requests, whose load health reports, or `nil`.
     let slowRequests: SlowRequestPool?
+    /// What the daemon saw of upstream answers against the API's schemas, or `nil` (a session's API).
+    let contract: ContractMonitor?
 
     /// Creates the admin API over a server's stubs and journal.
     ///
@@ -69,12 +72,15 @@ public struct AdminAPI: Sendable {
     ///   - memory: The memory budget runtime stubs (507 past it) and admin answers (429 past it) are charged
     ///     to, or `nil` for none.
     ///   - slowRequests: The daemon's threads for slow requests, reported by health, or `nil`.
+    ///   - contract: The daemon's checks of upstream answers against schemas, behind `GET /__admin/contract`;
+    ///     `nil` answers 404 there.
     public init(
         store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
         sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil,
         settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil, memory: MemoryBudget? = nil,
-        slowRequests: SlowRequestPool? = nil
+        slowRequests: SlowRequestPool? = nil, contract: ContractMonitor? = nil
     ) {
+        self.contract = contract
         self.slowRequests = slowRequests
         self.settings = settings
         self.shutdown = shutdown
@@ -95,7 +101,7 @@ public struct AdminAPI: Sendable {
     /// Every admin route, which answers 404 or 405 for what it does not list.
     static let router = AdminRouter(
         systemRoutes + mappingRoutes + requestRoutes + scenarioRoutes + recordingRoutes + sessionRoutes
-            + dashboardRoutes + settingsRoutes + saveRoutes)
+            + dashboardRoutes + settingsRoutes + saveRoutes + contractRoutes)
 
     /// Answers an admin request, later when it waits (`POST /__admin/requests/wait`, also in a session).
     ///

@@ -14,10 +14,13 @@ struct JournalRecord: Sendable {
     let responseHeaders: HTTPHeaders?
     let durationMilliseconds: Double
     var response: JournaledResponse?
+    /// The check of an upstream answer against its endpoint's schema, when there was one.
+    let schemaFinding: ContractMonitor.Finding?
 
     init(
         id: UUID, receivedAt: Date, request: HTTPRequest, stub: ServeEvent.StubReference?, responseStatus: Int,
-        responseHeaders: HTTPHeaders?, durationMilliseconds: Double, response: JournaledResponse?
+        responseHeaders: HTTPHeaders?, durationMilliseconds: Double, response: JournaledResponse?,
+        schemaFinding: ContractMonitor.Finding? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -27,6 +30,7 @@ struct JournalRecord: Sendable {
         self.responseHeaders = responseHeaders
         self.durationMilliseconds = durationMilliseconds
         self.response = response
+        self.schemaFinding = schemaFinding
     }
 
     init(_ event: ServeEvent) {
@@ -38,6 +42,7 @@ struct JournalRecord: Sendable {
         responseHeaders = event.responseHeaders
         durationMilliseconds = event.durationMilliseconds
         response = event.response
+        schemaFinding = event.schemaFinding
     }
 
     /// The serve event, its request parsed again.
@@ -47,7 +52,8 @@ struct JournalRecord: Sendable {
     func event(with request: HTTPRequest) -> ServeEvent {
         ServeEvent(
             id: id, receivedAt: receivedAt, request: request, stub: stub, responseStatus: responseStatus,
-            responseHeaders: responseHeaders, durationMilliseconds: durationMilliseconds, response: response)
+            responseHeaders: responseHeaders, durationMilliseconds: durationMilliseconds, response: response,
+            schemaFinding: schemaFinding)
     }
 
     /// The request-body bytes kept.

@@ -14,9 +14,11 @@ extension RequestJournal {
     ///   - response: The answer sent, kept for the HAR export and the dashboard; `nil` keeps only its status.
     ///   - id: The event's id, when it was chosen before the answer (to find a proxied exchange again); a new
     ///     one otherwise.
+    ///   - schemaFinding: How an upstream answer fared against its endpoint's schema, when it was checked.
     public func recordAnswer(
         to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, responseHeaders: HTTPHeaders? = nil,
-        timing: ServeTiming, response: HTTPResponse? = nil, id: UUID? = nil
+        timing: ServeTiming, response: HTTPResponse? = nil, id: UUID? = nil,
+        schemaFinding: ContractMonitor.Finding? = nil
     ) {
         guard isEnabled else { return }
         // The record is made straight from the request (no serve event in between: one copy fewer of every field).
@@ -24,7 +26,8 @@ extension RequestJournal {
             JournalRecord(
                 id: id ?? nextEventID(), receivedAt: timing.receivedAt, request: request, stub: stub,
                 responseStatus: status, responseHeaders: responseHeaders,
-                durationMilliseconds: timing.elapsedMilliseconds, response: response.map(JournaledResponse.init)),
+                durationMilliseconds: timing.elapsedMilliseconds, response: response.map(JournaledResponse.init),
+                schemaFinding: schemaFinding),
             request: request)
     }
 }

@@ -20,6 +20,9 @@ public struct ServeEvent: Sendable {
     public var durationMilliseconds: Double
     /// The header fields and body sent, or `nil` when the answer was not kept (an event made elsewhere).
     public var response: JournaledResponse?
+    /// How an upstream answer (record, record-missing and proxy modes) fared against its endpoint's schema
+    /// (``ContractMonitor``), or `nil` when it was not checked.
+    public var schemaFinding: ContractMonitor.Finding?
 
     /// Which stub answered.
     public struct StubReference: Sendable, Hashable {
@@ -55,7 +58,8 @@ public struct ServeEvent: Sendable {
     /// Creates an event.
     public init(
         id: UUID = UUID(), receivedAt: Date, request: HTTPRequest, stub: StubReference?, responseStatus: Int,
-        responseHeaders: HTTPHeaders? = nil, durationMilliseconds: Double, response: JournaledResponse? = nil
+        responseHeaders: HTTPHeaders? = nil, durationMilliseconds: Double, response: JournaledResponse? = nil,
+        schemaFinding: ContractMonitor.Finding? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -65,6 +69,7 @@ public struct ServeEvent: Sendable {
         self.responseHeaders = responseHeaders
         self.durationMilliseconds = durationMilliseconds
         self.response = response
+        self.schemaFinding = schemaFinding
     }
 
     /// The response body bytes this event holds.
@@ -76,7 +81,10 @@ extension ServeEvent {
     /// `{"id", "request": {"url", "absoluteUrl", "method", "clientIp", "headers", "queryParams", "body",
     /// "bodyAsBase64", "loggedDate", "loggedDateString"}, "responseDefinition": {"status", "statusMessage"
     /// (only when the stub has one)}, "response": {"status", "headers" (an answer from the upstream only)},
-    /// "wasMatched", "stubMapping": {"id", "name"} | null, "timing": {"totalTime"}}`.
+    /// "wasMatched", "stubMapping": {"id", "name"} | null, "timing": {"totalTime"}}`, and, for an upstream answer
+    /// checked against its endpoint's schema, `"schemaViolations": [{"path": "$.stats[0].base_stat", "kind":
+    /// "type", "message": "expected integer, got string", "schema": "pokemon/$id"}]` (empty when it fits; at
+    /// most ``ContractMonitor/maxViolationsPerAnswer``).
     ///
     /// - Parameter baseURL: The server's base URL, for `absoluteUrl`.
     public func json(baseURL: String) -> JSONValue {
@@ -96,6 +104,15 @@ extension ServeEvent {
             ]),
             "stubMapping": .null,
         ]
+        if let schemaFinding {
+            event["schemaViolations"] = .array(
+                schemaFinding.violations.map { violation in
+                    .object([
+                        "path": .string(violation.path), "kind": .string(violation.kind.rawValue),
+                        "message": .string(violation.message), "schema": .string(schemaFinding.endpoint),
+                    ])
+                })
+        }
         if let stub {
             var reference: [String: JSONValue] = ["id": .string(stub.id.uuidString.lowercased())]
             if let name = stub.name { reference["name"] = .string(name) }

@@ -10,7 +10,9 @@ extension StubEngine {
     ///
     /// The serve event is journaled when the answer is ready. A recorded request names its new stub; a
     /// proxied one or a failure names none, so it is listed by `GET /__admin/requests/unmatched` (no stub
-    /// answered it), and `POST /__admin/recordings/snapshot` can turn proxied ones into stubs later.
+    /// answered it), and `POST /__admin/recordings/snapshot` can turn proxied ones into stubs later. An upstream
+    /// answer is checked against its endpoint's schema (``contract``) before it is journaled, so the serve event
+    /// carries what does not fit; the answer itself is recorded and passed on as it came.
     ///
     /// - Parameters:
     ///   - request: The request as received.
@@ -27,6 +29,7 @@ extension StubEngine {
                 var response: HTTPResponse
                 var reference: ServeEvent.StubReference?
                 var fromUpstream = false
+                var finding: ContractMonitor.Finding?
                 switch outcome {
                 case .stub(let stub):
                     var fromStub = stub.response.httpResponse
@@ -38,9 +41,11 @@ extension StubEngine {
                     response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
                     reference = ServeEvent.StubReference(stub)
                     fromUpstream = true
+                    finding = contract?.check(upstreamResponse.body, status: upstreamResponse.status, for: request)
                 case .proxied(let upstreamResponse):
                     response = proxiedResponse(upstreamResponse, to: request)
                     fromUpstream = true
+                    finding = contract?.check(upstreamResponse.body, status: upstreamResponse.status, for: request)
                 case .failed(let error):
                     response = StubEngine.upstreamFailure(error, upstream: plan.upstream)
                 }
@@ -51,7 +56,7 @@ extension StubEngine {
                     to: request.redactingHeaders(plan.options), stub: reference, status: response.status,
                     responseHeaders: fromUpstream ? response.headers.redacted(plan.options) : nil, timing: timing,
                     response: response,
-                    id: eventID)
+                    id: eventID, schemaFinding: finding)
                 complete(response)
             }
         }

@@ -36,6 +36,8 @@ public final class StubEngine: HTTPHandler {
     /// The work a request's response templates may do (config `limits.maxTemplateSteps` and
     /// `limits.maxResponseBytes`).
     public let templateLimits: TemplateLimits
+    /// Checks upstream answers against the API's schemas (PokeAPI's), or `nil` when they are not checked.
+    public let contract: ContractMonitor?
     private let nearMisses = NearMissCache()
     /// Where requests too slow for a server thread are served (``SlowRequestPool``).
     let slowRequests = SlowRequestPool(
@@ -82,6 +84,8 @@ public final class StubEngine: HTTPHandler {
     ///     served links and sessions' URLs point there.
     ///   - adminBaseURL: Where the admin port is (config `adminPort`), or `nil` when the admin API shares
     ///     `baseURL`.
+    ///   - schemas: The schemas upstream answers are checked against in record, record-missing and proxy modes
+    ///     (``ContractMonitor``); PokeAPI's by default, `nil` for none.
     ///   - logger: Where to log.
     public init(
         store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
@@ -92,13 +96,14 @@ public final class StubEngine: HTTPHandler {
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
         rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
         adminAccess: AdminAccess = AdminAccess(), allowsShutdown: Bool = true, baseURL: String = "http://127.0.0.1",
-        adminBaseURL: String? = nil, logger: Logger = .disabled
+        adminBaseURL: String? = nil, schemas: SchemaSet? = .pokeAPI, logger: Logger = .disabled
     ) {
         self.adminAccess = adminAccess
         self.templateLimits = templateLimits
         shutdown = ShutdownTrigger(isAllowed: allowsShutdown)
         self.store = store
         self.logger = logger
+        contract = schemas.map { ContractMonitor(schemas: $0, logger: logger) }
         let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes, memory: MemoryBudget(limit: maxMemoryBytes))
         journalBodyBudget = bodyBudget
         journal = RequestJournal(
@@ -115,7 +120,7 @@ public final class StubEngine: HTTPHandler {
             globalResponseTemplating: store.globalResponseTemplating)
         admin = AdminAPI(
             store: store, journal: journal, info: info, recordings: recordings, sessions: sessions, settings: settings,
-            shutdown: shutdown, memory: bodyBudget.memory, slowRequests: slowRequests)
+            shutdown: shutdown, memory: bodyBudget.memory, slowRequests: slowRequests, contract: contract)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {

@@ -1,0 +1,195 @@
+import Foundation
+import PokestubLocking
+
+/// Watches the upstream's answers for drift from the API's schemas, while the daemon records or proxies.
+///
+/// Each answer to a `GET` of a path a schema describes (``SchemaSet/endpoint(forPath:)``), with a 2xx status, is
+/// checked against that endpoint's schema as it came (the recording keeps the bytes unchanged). What does not
+/// fit is:
+/// - returned to the caller for the serve event (`schemaViolations`);
+/// - logged as a warning once per endpoint and kind of violation (`type`, `required`): the first of each, with
+///   the request and the path;
+/// - summed up per endpoint for `GET /__admin/contract` (``json``): answers checked, answers that did not fit,
+///   first and last seen, and violations by JSON path with array positions as `[*]`, each with its count,
+///   first and last seen, and the request that showed it last.
+///
+/// The summary keeps at most ``maxPathsPerEndpoint`` paths per endpoint (others are counted as
+/// `otherViolations`), so an upstream that changed its shape cannot make it grow without bound.
+public final class ContractMonitor: Sendable {
+    /// The schemas answers are checked against.
+    public let schemas: SchemaSet
+    /// How many distinct violation paths an endpoint's summary keeps.
+    public static let maxPathsPerEndpoint = 100
+    /// How many violations of one answer its serve event lists.
+    public static let maxViolationsPerAnswer = 20
+    private let logger: Logger
+    private let state = Locked(State())
+
+    private struct State {
+        var endpoints: [String: EndpointSummary] = [:]
+        var logged: Set<String> = []
+    }
+
+    private struct EndpointSummary {
+        var answers = 0
+        var answersNotFitting = 0
+        var firstSeen: Date
+        var lastSeen: Date
+        var paths: [String: PathSummary] = [:]
+        var otherViolations = 0
+    }
+
+    private struct PathSummary {
+        var kind: SchemaViolation.Kind
+        var message: String
+        var count = 0
+        var firstSeen: Date
+        var lastSeen: Date
+        var lastRequest: String
+    }
+
+    /// Creates a monitor.
+    ///
+    /// - Parameters:
+    ///   - schemas: The schemas to check against (``SchemaSet/pokeAPI`` in the daemon).
+    ///   - logger: Where the first violation of each endpoint and kind is logged.
+    public init(schemas: SchemaSet, logger: Logger) {
+        self.schemas = schemas
+        self.logger = logger
+    }
+
+    /// One answer's check: the endpoint whose schema it was checked against and where it does not fit.
+    public struct Finding: Sendable, Hashable {
+        /// The endpoint, `pokemon/$id`.
+        public var endpoint: String
+        /// The violations (at most ``ContractMonitor/maxViolationsPerAnswer``); empty when the answer fits.
+        public var violations: [SchemaViolation]
+        /// How many more there were.
+        public var omitted: Int
+    }
+
+    /// Checks an upstream answer, notes it in the summary and logs what is new.
+    ///
+    /// - Parameters:
+    ///   - body: The answer's body, decoded as the upstream client gives it.
+    ///   - status: The answer's status.
+    ///   - request: The request it answers.
+    ///   - now: When it was seen.
+    /// - Returns: The finding, or `nil` when the answer is not checked (not a `GET`, not 2xx, or a path no
+    ///   schema describes).
+    public func check(_ body: Data, status: Int, for request: HTTPRequest, now: Date = Date()) -> Finding? {
+        guard request.method == "GET", (200...299).contains(status),
+            let endpoint = schemas.endpoint(forPath: request.normalizedPath)
+        else { return nil }
+        let violations: [SchemaViolation]
+        var omitted = 0
+        if let value = try? JSONValue.parse(body) {
+            (violations, omitted) = schemas.violations(
+                of: value, against: endpoint, limit: ContractMonitor.maxViolationsPerAnswer)
+        } else {
+            let what = body.isEmpty ? "nothing" : "a body that is not JSON"
+            violations = [SchemaViolation(path: "$", keyPath: [], kind: .type, message: "expected JSON, got \(what)")]
+        }
+        let finding = Finding(endpoint: endpoint.name, violations: violations, omitted: omitted)
+        let target = "\(request.method) \(request.rawURL)"
+        let newKinds = state.withLock { state in
+            note(finding, target: target, now: now, in: &state)
+        }
+        for violation in newKinds {
+            logger.warning(
+                "schema drift: the upstream's answer to \(target) does not fit \(schemas.name) schema "
+                    + "\(endpoint.name): \(violation) (first \(violation.kind.rawValue) violation of this endpoint; "
+                    + "GET /__admin/contract counts the rest)")
+        }
+        return finding
+    }
+
+    /// Adds a finding to the summary; returns the violations of a kind not seen before at its endpoint.
+    private func note(_ finding: Finding, target: String, now: Date, in state: inout State) -> [SchemaViolation] {
+        var summary =
+            state.endpoints[finding.endpoint] ?? EndpointSummary(firstSeen: now, lastSeen: now)
+        summary.answers += 1
+        summary.lastSeen = now
+        var newKinds: [SchemaViolation] = []
+        if !finding.violations.isEmpty { summary.answersNotFitting += 1 }
+        for violation in finding.violations {
+            if state.logged.insert(finding.endpoint + "\n" + violation.kind.rawValue).inserted {
+                newKinds.append(violation)
+            }
+            let path = ContractMonitor.anyPosition(violation.path)
+            if var known = summary.paths[path] {
+                known.count += 1
+                known.lastSeen = now
+                known.lastRequest = target
+                summary.paths[path] = known
+            } else if summary.paths.count < ContractMonitor.maxPathsPerEndpoint {
+                summary.paths[path] = PathSummary(
+                    kind: violation.kind, message: violation.message, count: 1, firstSeen: now, lastSeen: now,
+                    lastRequest: target)
+            } else {
+                summary.otherViolations += 1
+            }
+        }
+        summary.otherViolations += finding.omitted
+        state.endpoints[finding.endpoint] = summary
+        return newKinds
+    }
+
+    /// `$.stats[0].base_stat` as `$.stats[*].base_stat`: violations at every position of an array are one row.
+    static func anyPosition(_ path: String) -> String {
+        var result = ""
+        var inPosition = false
+        for character in path {
+            if inPosition {
+                if character == "]" {
+                    result += "*]"
+                    inPosition = false
+                } else if !character.isNumber {
+                    result.append(character)
+                    inPosition = false
+                }
+                continue
+            }
+            result.append(character)
+            if character == "[" { inPosition = true }
+        }
+        return result
+    }
+
+    /// The summary `GET /__admin/contract` answers:
+    ///
+    /// ```json
+    /// {"schemas": "PokeAPI v2", "endpoints": [{"endpoint": "pokemon/$id", "answers": 3, "answersNotFitting": 1,
+    ///  "firstSeen": "…", "lastSeen": "…", "otherViolations": 0, "violations": [{"path": "$.stats[*].base_stat",
+    ///  "kind": "type", "message": "expected integer, got string", "count": 1, "firstSeen": "…", "lastSeen": "…",
+    ///  "lastRequest": "GET /api/v2/pokemon/25/"}]}]}
+    /// ```
+    ///
+    /// Endpoints by name; violations by count, most first, then by path.
+    public var json: JSONValue {
+        let endpoints = state.withLock { $0.endpoints }
+        let rows = endpoints.keys.sorted().compactMap { name -> JSONValue? in
+            guard let summary = endpoints[name] else { return nil }
+            let paths = summary.paths.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
+            return .object([
+                "endpoint": .string(name),
+                "answers": .integer(Int64(summary.answers)),
+                "answersNotFitting": .integer(Int64(summary.answersNotFitting)),
+                "firstSeen": .string(ServeEvent.timestamp(summary.firstSeen)),
+                "lastSeen": .string(ServeEvent.timestamp(summary.lastSeen)),
+                "otherViolations": .integer(Int64(summary.otherViolations)),
+                "violations": .array(
+                    paths.map { path, row in
+                        .object([
+                            "path": .string(path), "kind": .string(row.kind.rawValue), "message": .string(row.message),
+                            "count": .integer(Int64(row.count)),
+                            "firstSeen": .string(ServeEvent.timestamp(row.firstSeen)),
+                            "lastSeen": .string(ServeEvent.timestamp(row.lastSeen)),
+                            "lastRequest": .string(row.lastRequest),
+                        ])
+                    }),
+            ])
+        }
+        return .object(["schemas": .string(schemas.name), "endpoints": .array(rows)])
+    }
+}
