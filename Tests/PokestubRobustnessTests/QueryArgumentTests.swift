@@ -56,8 +56,9 @@ struct QueryArgumentTests {
                 // Before: no answer, and the read gave up after 20 s with the connection still open; then the
                 // connection closed within a second, still without an answer.
                 #expect(response.elapsed < .seconds(20), "\(arguments) arguments: the connection was left open")
-                let expected = Self.request(arguments: arguments).count > maxHeaderBytes ? [431, 414] : [414]
-                #expect(expected.contains(response.status), "\(arguments) arguments: \(response.status)")
+                // pokestub answers 414 (431 past the header limit); libmicrohttpd 1.0 answers an overflow of its
+                // pool 431 itself.
+                #expect([414, 431].contains(response.status), "\(arguments) arguments: \(response.status)")
             }
             // The server still answers.
             #expect(try await Self.send(Self.request(arguments: 1), to: server).status == 404)
