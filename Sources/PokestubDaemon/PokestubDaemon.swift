@@ -99,11 +99,13 @@ public final class PokestubDaemon: Sendable {
         // Made in every mode (a recording can start through the admin API); libcurl is set up, its threads
         // start and its connections open only with the first forwarded request, so replay never contacts the
         // upstream.
+        // One memory budget for what clients send and ask for, and for upstream answers while they arrive.
+        let memory = MemoryBudget(limit: configuration.limits.maxMemoryBytes)
         upstreamClient = CurlUpstreamClient(
             configuration: CurlUpstreamConfiguration(
                 connectTimeoutMilliseconds: configuration.upstreamConnectTimeoutMilliseconds,
                 timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds),
-            logger: logger)
+            memory: memory, logger: logger)
         let access =
             adminAccess
             ?? AdminAccess(
@@ -118,7 +120,7 @@ public final class PokestubDaemon: Sendable {
             journalMaxBodyBytes: configuration.journalMaxBodyBytes,
             journalMaxResponseBodyBytes: configuration.journalMaxResponseBodyBytes,
             journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes,
-            maxMemoryBytes: configuration.limits.maxMemoryBytes,
+            memory: memory,
             templateLimits: TemplateLimits(
                 maxSteps: configuration.limits.maxTemplateSteps, maxBytes: configuration.limits.maxResponseBytes),
             mode: configuration.mode,

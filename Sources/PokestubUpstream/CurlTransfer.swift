@@ -32,12 +32,25 @@ final class CurlTransfer {
     private(set) var headerProblem: String?
     private var headerBytes = 0
 
-    init(maxBodyBytes: Int, expectsBody: Bool = true) {
+    /// The daemon's memory budget, charged for the body as it arrives, or `nil`.
+    let memory: MemoryBudget?
+    /// What the body holds of ``memory``, taken ``memoryStepBytes`` at a time; given back with the transfer.
+    private var memoryCharges: [MemoryCharge] = []
+    private var chargedBytes = 0
+    /// Why the memory budget refused more of the body, once it did; the transfer stops there.
+    private(set) var memoryRefusal: String?
+
+    /// How much more of ``memory`` is charged each time the body outgrows its charge: 1 MiB.
+    static let memoryStepBytes = 1 << 20
+
+    init(maxBodyBytes: Int, expectsBody: Bool = true, memory: MemoryBudget? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.expectsBody = expectsBody
+        self.memory = memory
     }
 
-    /// `CURLOPT_WRITEFUNCTION`: appends body bytes (already decoded), refusing more than the limit.
+    /// `CURLOPT_WRITEFUNCTION`: appends body bytes (already decoded), refusing more than the limit or than the
+    /// memory budget holds.
     static let writeBody: pokestub_curl_data_callback = { data, size, count, context in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
@@ -46,8 +59,25 @@ final class CurlTransfer {
             transfer.bodyTooLarge = true
             return 0  // libcurl stops with CURLE_WRITE_ERROR
         }
+        guard transfer.chargeMemory(upTo: transfer.body.count + length) else { return 0 }
         data.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.body.append($0, count: length) }
         return length
+    }
+
+    /// Charges ``memory`` for a body of `bytes`, a step at a time; `false` (with ``memoryRefusal`` set) when the
+    /// budget cannot hold it.
+    private func chargeMemory(upTo bytes: Int) -> Bool {
+        guard let memory else { return true }
+        while chargedBytes < bytes {
+            let step = max(CurlTransfer.memoryStepBytes, bytes - chargedBytes)
+            guard let charge = memory.charge(step, for: .upstreamBody) else {
+                memoryRefusal = "response body of more than \(chargedBytes) bytes: " + memory.refusal
+                return false
+            }
+            memoryCharges.append(charge)
+            chargedBytes += step
+        }
+        return true
     }
 
     /// `CURLOPT_HEADERFUNCTION`: one header line per call, status lines included; a status line starts a new

@@ -39,6 +39,8 @@ import PokestubLocking
 public final class CurlUpstreamClient: UpstreamClient {
     /// Timeouts, pool size and limits.
     public let configuration: CurlUpstreamConfiguration
+    /// The daemon's memory budget, which answers' bodies count against while they arrive, or `nil`.
+    public let memory: MemoryBudget?
     private let logger: Logger
     private let queue: CurlJobQueue
     private let state = Locked(Lifecycle.idle)
@@ -55,9 +57,15 @@ public final class CurlUpstreamClient: UpstreamClient {
     ///
     /// - Parameters:
     ///   - configuration: Timeouts, pool size and limits.
+    ///   - memory: The daemon's memory budget (``MemoryBudget``, config `limits.maxMemoryBytes`): each answer's
+    ///     body counts against it while it arrives, and one it cannot hold fails with 502; `nil` for none.
     ///   - logger: Where transfer failures are logged at debug level.
-    public init(configuration: CurlUpstreamConfiguration = CurlUpstreamConfiguration(), logger: Logger = .disabled) {
+    public init(
+        configuration: CurlUpstreamConfiguration = CurlUpstreamConfiguration(), memory: MemoryBudget? = nil,
+        logger: Logger = .disabled
+    ) {
         self.configuration = configuration
+        self.memory = memory
         self.logger = logger
         queue = CurlJobQueue(routeLimit: configuration.routeLimit)
     }
@@ -149,10 +157,11 @@ public final class CurlUpstreamClient: UpstreamClient {
     private func startWorker(_ number: Int) {
         let queue = self.queue
         let configuration = self.configuration
+        let memory = self.memory
         let finished = self.finished
         let counters = Counters(client: self)
         let thread = Thread {
-            let worker = CurlWorker(configuration: configuration)
+            let worker = CurlWorker(configuration: configuration, memory: memory)
             while let job = queue.pop() {
                 let remaining = job.remainingMilliseconds
                 let result =

@@ -12,6 +12,8 @@ import PokestubCore
 final class CurlWorker {
     private var handle: UnsafeMutableRawPointer?
     private let configuration: CurlUpstreamConfiguration
+    /// The daemon's memory budget, charged for bodies while they arrive, or `nil`.
+    private let memory: MemoryBudget?
     /// `CURLOPT_ERRORBUFFER`: libcurl writes a readable message here on failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// Connections libcurl opened for the last transfer (0 when one was reused).
@@ -21,8 +23,9 @@ final class CurlWorker {
     /// reads and as many write callbacks; 256 KiB takes it in a few.
     static let receiveBufferBytes = 256 << 10
 
-    init(configuration: CurlUpstreamConfiguration) {
+    init(configuration: CurlUpstreamConfiguration, memory: MemoryBudget? = nil) {
         self.configuration = configuration
+        self.memory = memory
         handle = curl_easy_init()
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -64,7 +67,7 @@ final class CurlWorker {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         let transfer = CurlTransfer(
-            maxBodyBytes: configuration.maxResponseBytes, expectsBody: request.method != "HEAD")
+            maxBodyBytes: configuration.maxResponseBytes, expectsBody: request.method != "HEAD", memory: memory)
         let context = Unmanaged.passRetained(transfer)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer {
@@ -168,7 +171,9 @@ final class CurlWorker {
             kind = .timedOut
         default:
             kind = .failed
-            if transfer.bodyTooLarge {
+            if let refusal = transfer.memoryRefusal {
+                message = refusal
+            } else if transfer.bodyTooLarge {
                 message = "response body larger than the limit of \(configuration.maxResponseBytes) bytes"
             } else if let problem = transfer.headerProblem {
                 message = "an answer pokestub cannot pass on: " + problem

@@ -122,6 +122,30 @@ struct CurlUpstreamClientTests {
         }
     }
 
+    @Test("an answer's body counts against the memory budget while it arrives: past it 502, and all given back")
+    func bodyInMemoryBudget() async throws {
+        let upstream = try await ScriptedUpstream.start()
+        defer { upstream.stop() }
+        let memory = MemoryBudget(limit: 4 << 20)
+        let client = CurlUpstreamClient(memory: memory)
+        defer { client.shutdown() }
+        // 8 MiB of zeros, a few kilobytes on the wire: refused once it passes what the budget holds.
+        let inflating = await send(client, UpstreamRequest(method: "GET", url: upstream.baseURL + "/inflating?mb=8"))
+        if case .failure(let error) = inflating {
+            #expect(error.status == 502)
+            #expect(error.message.contains("limits.maxMemoryBytes"), "\(error.message)")
+        } else {
+            Issue.record("an 8 MiB body passed a 4 MiB memory budget")
+        }
+        #expect(memory.used.upstreamBodies == 0)
+        // What fits is received, and given back once the exchange is over.
+        let fits = try await send(client, UpstreamRequest(method: "GET", url: upstream.baseURL + "/inflating?mb=2"))
+            .get()
+        #expect(fits.body.count == 2 << 20)
+        #expect(memory.used.upstreamBodies == 0)
+        #expect(memory.used.total == 0)
+    }
+
     @Test("a URL libcurl refuses fails alone: every later request on the same worker still goes through")
     func badURLDoesNotPoisonWorker() async throws {
         let upstream = try await ScriptedUpstream.start()

@@ -239,6 +239,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if path == "/inflating":
+            # `mb` mebibytes of zeros, gzip-compressed to a few kilobytes: an answer that inflates on arrival.
+            size = int(query.get("mb", ["1"])[0]) << 20
+            return self.send_body(200, bytes(size), content_type="application/octet-stream", encoding="gzip")
         if path == "/large.txt":
             return self.send_body(200, ("line\n" * 20000).encode(), content_type="text/plain")
         return self.send_body(404, b"{\"detail\": \"Not found.\"}")

@@ -2,7 +2,8 @@ import PokestubLocking
 
 /// The memory one daemon may hold for what clients give it or ask of it (config `limits.maxMemoryBytes`,
 /// default 1 GiB): request and response bodies in every request journal, runtime stubs added through the
-/// admin API, admin answers while they are built and sent, and request bodies parsed as JSON for matching.
+/// admin API, admin answers while they are built and sent, request bodies parsed as JSON for matching, and
+/// upstream answers' bodies while they arrive.
 ///
 /// What counts, in bytes:
 /// - **journals**: each event's request body and response body (a stub's body, shared with the stub, counts
@@ -14,14 +15,17 @@ import PokestubLocking
 ///   (``answerCost(bodyBytes:events:)``) until it has been sent; a streamed listing counts one piece;
 /// - **parsed bodies**: a request body parsed as JSON by `equalToJson` or `matchesJsonPath` counts
 ///   ``JSONDocument/costBound(sourceBytes:)``, five times its bytes, from its parse until the request's
-///   matching is over (``MatchBudget``).
+///   matching is over (``MatchBudget``);
+/// - **upstream bodies**: an upstream answer's body (record, record-missing and proxy modes) counts its bytes
+///   while it arrives, taken a mebibyte at a time, until the exchange is over: twelve answers that inflate to
+///   256 MiB each held 2 GB before.
 ///
 /// Journals give way, the rest is refused: journals together hold at most three quarters of the limit and
 /// never more than what stubs and answers leave, dropping their oldest events (and then older response
 /// bodies) when they would pass it, as they do for their own budgets. Stubs, answers and parsed bodies take
 /// what journals do not hold; past the limit a stub is refused with 507, an answer with 429 and `Retry-After`
 /// (``AdminError/insufficientStorage(_:)``, ``AdminError/busy(_:)``), and a request whose body cannot be parsed
-/// with 507 (`StubEngine`). A quarter is thus always free of
+/// with 507 (`StubEngine`), an upstream answer with 502. A quarter is thus always free of
 /// journals, so full journals alone never make an admin write fail. Not counted: the stubs loaded from
 /// files, body files (read from disk, large ones sent from the file), and what libmicrohttpd holds per
 /// connection (bounded by `limits.maxHeaderBytes` and `limits.maxConnections`).
@@ -42,8 +46,10 @@ public final class MemoryBudget: Sendable {
         public var answers = 0
         /// Request bodies parsed as JSON for matching.
         public var parsedBodies = 0
+        /// Upstream answers' bodies while they arrive.
+        public var upstreamBodies = 0
         /// Everything counted.
-        public var total: Int { journals + stubs + answers + parsedBodies }
+        public var total: Int { journals + stubs + answers + parsedBodies + upstreamBodies }
     }
 
     /// What a charge is for: stubs and parsed bodies are refused with 507 past the limit, answers with 429.
@@ -54,6 +60,8 @@ public final class MemoryBudget: Sendable {
         case answer
         /// A request body parsed as JSON for matching.
         case parsedBody
+        /// An upstream answer's body while it arrives (refused: the answer is a 502).
+        case upstreamBody
     }
 
     /// Creates a budget of `limit` bytes.
@@ -78,6 +86,7 @@ public final class MemoryBudget: Sendable {
             case .stub: usage.stubs += bytes
             case .answer: usage.answers += bytes
             case .parsedBody: usage.parsedBodies += bytes
+            case .upstreamBody: usage.upstreamBodies += bytes
             }
             return true
         }
@@ -91,7 +100,7 @@ public final class MemoryBudget: Sendable {
         let now = used
         return "the memory budget (limits.maxMemoryBytes) of \(limit) bytes has \(max(0, limit - now.total)) free: "
             + "journals hold \(now.journals), runtime stubs \(now.stubs), admin answers \(now.answers), "
-            + "parsed bodies \(now.parsedBodies)"
+            + "parsed bodies \(now.parsedBodies), upstream bodies \(now.upstreamBodies)"
     }
 
     /// The bytes that could be charged now.
@@ -104,6 +113,7 @@ public final class MemoryBudget: Sendable {
             case .stub: usage.stubs -= bytes
             case .answer: usage.answers -= bytes
             case .parsedBody: usage.parsedBodies -= bytes
+            case .upstreamBody: usage.upstreamBodies -= bytes
             }
         }
     }
@@ -115,7 +125,8 @@ public final class MemoryBudget: Sendable {
         usage.withLock { usage in
             let others = usage.journals - current
             let allowed = min(
-                journalLimit - others, limit - usage.stubs - usage.answers - usage.parsedBodies - others)
+                journalLimit - others,
+                limit - usage.stubs - usage.answers - usage.parsedBodies - usage.upstreamBodies - others)
             let now = settle(max(0, allowed))
             usage.journals += now - current
         }

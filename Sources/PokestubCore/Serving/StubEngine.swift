@@ -67,7 +67,9 @@ public final class StubEngine: HTTPHandler {
     ///   - journalTotalBodyBytes: The most request-body bytes this journal and every session's keep together
     ///     (``JournalBodyBudget``).
     ///   - maxMemoryBytes: The most bytes journals, runtime stubs and admin answers hold together
-    ///     (``MemoryBudget``, config `limits.maxMemoryBytes`).
+    ///     (``MemoryBudget``, config `limits.maxMemoryBytes`), when `memory` is not given.
+    ///   - memory: The daemon's memory budget, shared with its upstream client; made of `maxMemoryBytes` when
+    ///     `nil`.
     ///   - templateLimits: The work a request's response templates may do: steps, and the largest string they
     ///     may make in bytes (``TemplateLimits``).
     ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
@@ -90,7 +92,7 @@ public final class StubEngine: HTTPHandler {
     public init(
         store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
         journalMaxResponseBodyBytes: Int = 64 << 20,
-        journalTotalBodyBytes: Int = 256 << 20, maxMemoryBytes: Int = 1 << 30,
+        journalTotalBodyBytes: Int = 256 << 20, maxMemoryBytes: Int = 1 << 30, memory: MemoryBudget? = nil,
         templateLimits: TemplateLimits = TemplateLimits(), mode: ServeMode = .replay,
         upstream: String = "https://pokeapi.co",
         upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
@@ -104,7 +106,8 @@ public final class StubEngine: HTTPHandler {
         self.store = store
         self.logger = logger
         contract = schemas.map { ContractMonitor(schemas: $0, logger: logger) }
-        let bodyBudget = JournalBodyBudget(limit: journalTotalBodyBytes, memory: MemoryBudget(limit: maxMemoryBytes))
+        let bodyBudget = JournalBodyBudget(
+            limit: journalTotalBodyBytes, memory: memory ?? MemoryBudget(limit: maxMemoryBytes))
         journalBodyBudget = bodyBudget
         journal = RequestJournal(
             capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes,
