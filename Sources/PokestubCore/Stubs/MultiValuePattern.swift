@@ -227,15 +227,7 @@ extension MultiValuePattern {
             throw StubDefinitionError("a pattern takes exactly one of \(present.joined(separator: ", "))")
         }
         var object = try StrictObject(json, what: "a value pattern")
-        guard case .array(let items)? = object.take(name), !items.isEmpty else {
-            throw StubDefinitionError("must be a non-empty array of patterns", keyPath: [name])
-        }
-        var patterns: [StringValuePattern] = []
-        for (index, item) in items.enumerated() {
-            do { patterns.append(try StringValuePattern(json: item)) } catch {
-                throw error.nested(under: "\(name)[\(index)]")
-            }
-        }
+        let patterns = try StringValuePattern.patterns(object.take(name), under: name)
         try object.rejectUnknown(supported: [name])
         self = name == "hasExactly" ? .hasExactly(patterns) : .includes(patterns)
     }

@@ -247,15 +247,7 @@ extension StringValuePattern {
             supported.append("xPathNamespaces")
             self = .matchesXPath(try MatchesXPathPattern(reading: &object))
         default:  // "and", "or"
-            guard case .array(let items)? = object.take(name), !items.isEmpty else {
-                throw StubDefinitionError("must be a non-empty array of patterns", keyPath: [name])
-            }
-            var patterns: [StringValuePattern] = []
-            for (index, item) in items.enumerated() {
-                do { patterns.append(try StringValuePattern(json: item)) } catch {
-                    throw error.nested(under: "\(name)[\(index)]")
-                }
-            }
+            let patterns = try StringValuePattern.patterns(object.take(name), under: name)
             self = name == "and" ? .and(patterns) : .or(patterns)
         }
         try object.rejectUnknown(supported: supported)
@@ -306,5 +298,24 @@ extension JSONValue {
     var textForMatching: String {
         if case .string(let text) = self { return text }
         return serializedString()
+    }
+}
+
+extension StringValuePattern {
+    /// The patterns of an operator that takes a list of them (`and`, `or`, `hasExactly`, `includes`).
+    ///
+    /// - Throws: ``StubDefinitionError`` when `value` is not a non-empty array of patterns, naming `name` and
+    ///   the index of a pattern that does not read.
+    static func patterns(_ value: JSONValue?, under name: String) throws(StubDefinitionError) -> [StringValuePattern] {
+        guard case .array(let items)? = value, !items.isEmpty else {
+            throw StubDefinitionError("must be a non-empty array of patterns", keyPath: [name])
+        }
+        var patterns: [StringValuePattern] = []
+        for (index, item) in items.enumerated() {
+            do { patterns.append(try StringValuePattern(json: item)) } catch {
+                throw error.nested(under: "\(name)[\(index)]")
+            }
+        }
+        return patterns
     }
 }
