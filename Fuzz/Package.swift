@@ -36,6 +36,12 @@ let package = Package(
         // Recording file names and recorded mappings for hostile requests.
         .executableTarget(
             name: "FuzzRecordingNames", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
+        // Response templates (stub and request together) under the daemon's template budget.
+        .executableTarget(
+            name: "FuzzTemplate", dependencies: [core, daemon, "FuzzSupport"], swiftSettings: swiftSettings),
+        // The XML and JSON body patterns under the matching budget.
+        .executableTarget(
+            name: "FuzzBodyPatterns", dependencies: [core, "FuzzSupport"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,9 @@
 
 Sources: stubs/mappings (real PokeAPI stubs), Fuzz/seeds/patterns.jsonl (one request pattern per line, covering
 every matcher), Fuzz/seeds/requests.txt (one request per line); the wire seeds (raw HTTP/1.1, the hostile
-framings of issue 18 included) and the odd recording names are written out below. The output is deterministic, so running this
+framings of issue 18 included), the odd recording names, the templates (one per helper, the shipped list
+page, the template attacks of issue 27) and the XML and JSON bodies (the matching attacks of issue 27, in
+small sizes) are written out below. The output is deterministic, so running this
 again only changes the corpus when its sources change. libFuzzer adds what it finds to a separate working
 folder (see run.sh), never to these seeds.
 """
@@ -243,6 +245,193 @@ def recording_names(requests):
         write("recording-names", f"request-{number:02}.txt", text)
 
 
+def templated_list_stubs():
+    """The shipped stubs whose response is a template: (mapping, its list page request path)."""
+    found = []
+    for path in sorted((ROOT / "stubs" / "mappings").rglob("*.json")):
+        data = json.loads(path.read_text())
+        for mapping in data.get("mappings", [data]):
+            response = mapping.get("response", {})
+            if "response-template" in response.get("transformers", []):
+                found.append(mapping)
+    return found
+
+
+# One template per helper and block form, in WireMock 2.35's syntax.
+HELPER_TEMPLATES = [
+    '{"id": "{{request.id}}", "path": "{{request.path}}", "url": "{{{request.url}}}", "method": "{{request.method}}"}',
+    "{{request.pathSegments.[3]}} {{request.query.limit}} {{request.query.ids.[1]}} {{request.headers.Accept}}",
+    "{{request.cookies.session}} {{request.baseUrl}} {{request.host}}:{{request.port}} {{request.scheme}}",
+    "{{request.requestLine.path}} {{request.requestLine.query}} {{request.clientIp}} {{request.bodyAsBase64}}",
+    "{{jsonPath request.body '$.name'}} {{jsonPath request.body '$.results[*].name'}} {{jsonPath request.body '$..id' default='none'}}",
+    "{{#each (jsonPath request.body '$.results') as |item|}}{{@index}}={{item.name}}{{#unless @last}},{{/unless}}{{/each}}",
+    "{{now}} {{now format='yyyy-MM-dd'}} {{now offset='3 days' format='epoch'}} {{now timezone='Europe/Paris' format='HH:mm:ss Z'}}",
+    "{{date (parseDate '2024-02-29T12:00:00Z') offset='-1 years' format='yyyy-MM-dd'}} {{parseDate '1700000000' format='unix'}}",
+    "{{randomValue length=8 type='ALPHANUMERIC'}} {{randomValue type='UUID'}} {{randomValue length=5 type='NUMERIC' uppercase=true}}",
+    "{{randomInt lower=1 upper=10}} {{pickRandom 'a' 'b' 'c'}} {{pickRandom request.query.ids}}",
+    "{{math 1 '+' 2}} {{math '7.50' '*' 3}} {{math 10 '/' 4}} {{math 10 '%' 3}} {{math 1 '-' request.query.limit}}",
+    "{{size request.body}} {{size request.query.ids}} {{size (jsonPath request.body '$.results')}}",
+    "{{upper request.path}} {{lower 'ABC'}} {{capitalize 'a b c'}} {{capitalizeFirst 'élan'}} {{trim '  x  '}}",
+    "{{replace request.body 'a' 'b'}} {{regexExtract request.body '[0-9]+'}} {{regexExtract request.path '/([a-z]+)/([0-9]+)' 'parts'}}{{parts.0}}-{{parts.1}}",
+    "{{base64 request.body}} {{base64 'aGk=' decode=true}} {{base64 'x' padding=false}} {{urlEncode 'a b&c'}} {{urlEncode 'a+b%20c' decode=true}}",
+    "{{#if (eq request.method 'GET')}}get{{else if (gt (size request.body) 0)}}body{{else}}other{{/if}}",
+    "{{#unless (or (neq 1 2) (and true false) (not false))}}never{{/unless}} {{lt 1 2}} {{gte 'b' 'a'}} {{lte 2 2}}",
+    "{{#contains request.body 'pika'}}has pika{{/contains}} {{contains request.query.ids '2'}} {{#matches request.path '/api/.*'}}api{{/matches}}",
+    "{{lookup request.headers 'Accept'}} {{join request.query.ids '-'}} {{join 'a' 'b' 'c' ', '}}",
+    "{{defaultIfEmpty request.query.missing 'none'}} {{substring 'pikachu' 1 4}} {{abbreviate 'pikachu is yellow' 8}} {{stripTags '<b>bold</b>'}}",
+    "{{#with request.query}}{{limit}}{{/with}}{{#each request.headers}}{{@key}}: {{this}}\n{{/each}}",
+    "{{#assign 'x'}}{{request.path}}{{/assign}}{{x}} {{#trim}}  spaced  {{/trim}} {{!-- a comment --}}{{! another }}",
+    "{{#each parameters.results}}{{#if @first}}[{{/if}}{{name}}{{#if @last}}]{{else}},{{/if}}{{/each}}",
+    "{{#request.query.ids}}<{{.}}>{{/request.query.ids}}{{^request.query.none}}no none{{/request.query.none}} \\{{escaped}}",
+    "{{{request.body}}} {{request.body}} {{#each request.pathSegments}}{{this}}/{{/each}} {{../request.path}}",
+]
+
+# The template attacks of issue 27, in small sizes: each must stop at its budget, as an error value.
+HOSTILE_TEMPLATES = [
+    ("{{randomValue length=3000000000}}", "GET /"),
+    ("{{randomValue length=2147483647 type='ALPHANUMERIC_AND_SYMBOLS'}}", "GET /"),
+    ("{{replace request.body 'a' request.body}}", "POST /x\n\n" + "a" * 4000),
+    ("{{replace (replace request.body 'a' request.body) 'a' request.body}}", "POST /x\n\n" + "a" * 300),
+    ("{{#each parameters.results}}{{#each parameters.results}}{{#each parameters.results}}{{name}}{{/each}}{{/each}}{{/each}}", "GET /"),
+    ("{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{math @index '*' 2}}{{/each}}{{/each}}",
+     "POST /x\n\n" + json.dumps(list(range(1500)))),
+    ("{{regexExtract request.body '(a+)+$'}}", "POST /x\n\n" + "a" * 3000 + "!"),
+    ("{{#matches request.body '(a|aa)+$'}}y{{/matches}}", "POST /x\n\n" + "a" * 3000 + "!"),
+    ("{{#each (jsonPath request.body '$..*')}}{{this}}{{/each}}", "POST /x\n\n" + "[" * 200 + "]" * 200),
+    ("{{#each parameters.results}}{{request.body}}{{/each}}", "POST /x\n\n" + "<&>\"'`=" * 1000),
+    ("{{#each parameters.results}}{{#assign 'x'}}{{x}}{{x}}{{/assign}}{{/each}}{{x}}", "GET /"),
+    ("{{#each parameters.results}}{{jsonPath request.body (join '$.a' @index '')}}{{/each}}",
+     "POST /x\n\n" + json.dumps({"a": "x" * 6000})),
+    ("{{regexExtract request.body '((((((((((.*))))))))))' 'g'}}{{g}}", "POST /x\n\n" + "x" * 4000),
+    ("{{upper (replace request.body 'a' 'ßßßß')}}", "POST /x\n\n" + "a" * 4000),
+    ("{{#each parameters.results}}{{urlEncode request.body}}{{base64 request.body}}{{/each}}", "POST /x\n\n" + "é" * 2000),
+    ("{{#each parameters.results}}{{stripTags request.body}}{{/each}}", "POST /x\n\n" + "<" * 4000),
+    ("{{#each parameters.results}}{{contains request.body (replace request.body 'a' 'b')}}{{/each}}",
+     "POST /x\n\n" + "a" * 4000),
+    ("{{math 1.00000000000000000000001 '*' 1.0000000000000000000001}}", "GET /"),
+    ("{{now format='yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'}}", "GET /"),
+    ("{{substring request.body 0 1000000000}} {{abbreviate request.body -1}} {{math 1 '/' 0}}", "POST /x\n\nabc"),
+]
+
+
+def template(body, request, headers=(), file=None, parameters=None):
+    """A template seed: the body template, its sections, then the request."""
+    parts = [body]
+    parts += ["\n@@header@@\n" + header for header in headers]
+    if file is not None:
+        parts.append("\n@@file@@\n" + file)
+    if parameters is not None:
+        parts.append("\n@@parameters@@\n" + json.dumps(parameters, ensure_ascii=False))
+    parts.append("\n@@request@@\n" + request)
+    return "".join(parts)
+
+
+def templates(requests):
+    page = (ROOT / "stubs" / "__files" / "list-page.hbs").read_text()
+    seeds = {}
+    for number, mapping in enumerate(templated_list_stubs()):
+        path = mapping["request"].get("urlPath") or mapping["request"].get("url", "/")
+        parameters = dict(mapping["response"].get("transformerParameters", {}))
+        parameters["results"] = parameters.get("results", [])[:20]
+        queries = ["", "?offset=20&limit=20", "?limit=5&offset=1349", "?offset=-3&limit=0x10", "?limit=100000"]
+        query = queries[number % len(queries)]
+        seeds[f"shipped-{number:02}-file"] = template(
+            "", f"GET {path}{query}\nAccept: application/json", file=mapping["response"]["bodyFileName"],
+            parameters=parameters)
+        seeds[f"shipped-{number:02}-inline"] = template(page, f"GET {path}{query}", parameters=parameters)
+    for number, body in enumerate(HELPER_TEMPLATES):
+        line, headers, request_body = requests[number % len(requests)]
+        if number % 3 == 0:
+            request_body = json.dumps({"name": "pikachu", "id": 25, "results": [{"name": "bulbasaur", "id": 1}]})
+        headers = headers + ["Cookie: session=abc; theme=dark", "Host: localhost:8080"]
+        if "?" not in line:
+            line += "?ids=1&ids=2&limit=20"
+        field = ["X-Path: {{request.path}}", "Content-Type: {{#if request.body}}application/json{{else}}text/plain{{/if}}",
+                 "X-Bad: {{request.body}}"][number % 3]
+        seeds[f"helper-{number:02}"] = template(body, request_text(line, headers, request_body), headers=[field])
+    seeds["file-templated-name"] = template(
+        "", "GET /api/v2/pokemon/1/", file="{{request.pathSegments.[2]}}/{{request.pathSegments.[3]}}.json")
+    seeds["file-traversal-name"] = template("", "GET /../../etc/passwd", file="{{request.path}}")
+    for number, (body, request) in enumerate(HOSTILE_TEMPLATES):
+        seeds[f"hostile-{number:02}"] = template(body, request)
+    for name, text in seeds.items():
+        write("template", f"{name}.txt", text)
+
+
+XML_SEEDS = [
+    ("<order><id>7</id><item sku=\"a\"/></order>",
+     [{"equalToXml": "<order><item sku=\"a\"/><id>7</id></order>"}, {"matchesXPath": "//order[id='7']/item/@sku"}]),
+    ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<m:order xmlns:m=\"urn:m\"><m:id>42</m:id><when>now</when></m:order>",
+     [{"equalToXml": "<m:order xmlns:m=\"urn:m\"><m:id>${xmlunit.isNumber}</m:id><when>${xmlunit.ignore}</when></m:order>",
+       "enablePlaceholders": True},
+      {"matchesXPath": {"expression": "//m:id/text()", "matches": "[0-9]+"}, "xPathNamespaces": {"m": "urn:m"}}]),
+    ("<a><![CDATA[x < y]]><!-- c --><?pi data?></a>",
+     [{"equalToXml": "<a>x &lt; y<?pi data?></a>", "exemptedComparisons": ["CHILD_NODELIST_LENGTH"]},
+      {"matchesXPath": {"expression": "/a/text()", "contains": "<"}}]),
+    ("<r><p n=\"1\">a</p><p n=\"2\">b</p><q/></r>",
+     [{"matchesXPath": "//p[@n > 1 and contains(., 'b')] | //q"},
+      {"matchesXPath": {"expression": "count(//p)", "equalTo": "2"}},
+      {"equalToXml": "<r><p n=\"[[n]]\">a</p></r>", "enablePlaceholders": True,
+       "placeholderOpeningDelimiterRegex": "\\[\\[", "placeholderClosingDelimiterRegex": "]]"}]),
+]
+
+
+def body_patterns(patterns, requests):
+    seeds = {}
+    for number, pattern in enumerate(patterns):
+        for item in pattern.get("bodyPatterns", []):
+            line, headers, body = requests[number % len(requests)]
+            if "equalToJson" in item:
+                expected = item["equalToJson"]
+                body = expected if isinstance(expected, str) else json.dumps(expected)
+            elif "matchesJsonPath" in item:
+                body = json.dumps({"name": "pikachu", "results": [{"name": "bulbasaur", "url": "u"}],
+                                   "items": [{"price": 12}], "key with space": [1, 2],
+                                   "stats": [{"base_stat": 45}]})
+            elif "equalToXml" in item:
+                body = item["equalToXml"].replace("${xmlunit.isNumber}", "7").replace("${xmlunit.ignore}", "x")
+            elif "matchesXPath" in item:
+                body = "<order><id>7</id><item sku=\"a\"/></order>"
+            seeds[f"pattern-{number:02}-{len(seeds):02}"] = body + "".join(
+                "\n@@pattern@@\n" + json.dumps(p, ensure_ascii=False) for p in pattern["bodyPatterns"])
+    for number, (body, items) in enumerate(XML_SEEDS):
+        seeds[f"xml-{number:02}"] = body + "".join("\n@@pattern@@\n" + json.dumps(p) for p in items)
+    # The matching attacks of issue 27, in small sizes.
+    entity = "x" * 100
+    nested = "<a>" * 200 + "</a>" * 200
+    wide = "<r>" + "<a><b><c/></b></a>" * 250 + "</r>"
+    hostile = {
+        "entity-expansion": ("<!DOCTYPE a [<!ENTITY e \"" + entity + "\">]><a>" + "&e;" * 100 + "</a>",
+                             [{"equalToXml": "<a>" + entity * 100 + "</a>"}, {"matchesXPath": "/a"}]),
+        "entity-laughs": ("<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\">"
+                          + "".join(f"<!ENTITY {chr(98 + n)} \"{('&' + chr(97 + n) + ';') * 10}\">" for n in range(6))
+                          + "]><l>&g;</l>", [{"equalToXml": "<l>x</l>"}, {"matchesXPath": "//l"}]),
+        "entity-parameter": ("<!DOCTYPE a [<!ENTITY % p \"<!ENTITY e 'x'>\"> %p;]><a>&e;</a>",
+                             [{"equalToXml": "<a>x</a>"}]),
+        "entity-external": ("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>",
+                            [{"equalToXml": "<a>root</a>"}, {"matchesXPath": {"expression": "/a", "contains": "root"}}]),
+        "xpath-nested-descendants": (wide, [{"matchesXPath": "//*[.//*[.//*] and .//*[.//*]]"},
+                                            {"matchesXPath": "//*[count(.//*) > count(//*[.//*])]"}]),
+        "xpath-deep": (nested, [{"matchesXPath": "//a[ancestor::a[ancestor::a[following::*]]]"},
+                                {"equalToXml": nested}]),
+        "xpath-regex": ("<a>" + "a" * 3000 + "!</a>",
+                        [{"matchesXPath": {"expression": "/a/text()", "matches": "(a+)+$"}}]),
+        "json-regex": (json.dumps({"a": "a" * 3000 + "!"}),
+                       [{"matchesJsonPath": {"expression": "$.a", "matches": "(a+)+$"}}]),
+        "json-deep": ("[" * 2000 + "]" * 2000, [{"equalToJson": "[" * 2000 + "]" * 2000},
+                                                 {"matchesJsonPath": "$..*..*..*"}]),
+        "json-wide-unordered": (json.dumps([[n] for n in range(900)]),
+                                [{"equalToJson": json.dumps([[n] for n in reversed(range(900))]),
+                                  "ignoreArrayOrder": True}]),
+        "json-filters": (json.dumps({"items": [{"price": n, "name": "x" * (n % 7)} for n in range(400)]}),
+                         [{"matchesJsonPath": "$..items[?(@.price > 10 && @.name =~ /x+/)]..price"}]),
+    }
+    for name, (body, items) in hostile.items():
+        seeds[f"hostile-{name}"] = body + "".join("\n@@pattern@@\n" + json.dumps(p) for p in items)
+    for name, text in seeds.items():
+        write("body-patterns", f"{name}.txt", text)
+
+
 def main():
     patterns = read_patterns()
     requests = read_requests()
@@ -253,6 +442,8 @@ def main():
     admin(patterns, requests)
     wire()
     recording_names(requests)
+    templates(requests)
+    body_patterns(patterns, requests)
     for target in sorted(CORPUS.iterdir()):
         print(f"{target.name}: {len(list(target.iterdir()))} seeds")
 

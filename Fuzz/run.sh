@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets and runs one of them (or each in turn) for a number of minutes, then stops.
 #
 #   Fuzz/run.sh TARGET MINUTES      TARGET: stub-loader | matcher | admin | wire |
-#                                   recording-names | all (each in turn, MINUTES each)
+#                                   recording-names | template | body-patterns |
+#                                   all (each in turn, MINUTES each)
 #   Fuzz/run.sh reproduce TARGET FILE   runs one input once (a crash artifact or a corpus file)
 #   Fuzz/run.sh seeds               runs every target once over its seeds in Fuzz/corpus/ (no fuzzing): the
 #                                   targets build and their checks hold on the seeds (scripts/check-fuzz-seeds.sh)
@@ -25,7 +26,7 @@ WORK="${FUZZ_WORK:-/tmp/pokestub-fuzz}"
 SCRATCH="${FUZZ_SCRATCH:-/tmp/pokestub-fuzz-build}"
 TIMEOUT="${FUZZ_TIMEOUT:-5}"
 CONFIGURATION="${FUZZ_CONFIGURATION:-release}"
-TARGETS=(stub-loader matcher admin wire recording-names)
+TARGETS=(stub-loader matcher admin wire recording-names template body-patterns)
 
 usage() {
     sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -39,13 +40,17 @@ executable() {
     admin) echo FuzzAdmin ;;
     wire) echo FuzzWire ;;
     recording-names) echo FuzzRecordingNames ;;
-    *) echo "unknown target: $1 (stub-loader, matcher, admin, wire, recording-names)" >&2 && exit 2 ;;
+    template) echo FuzzTemplate ;;
+    body-patterns) echo FuzzBodyPatterns ;;
+    *) echo "unknown target: $1 (stub-loader, matcher, admin, wire, recording-names, template, body-patterns)" >&2 &&
+        exit 2 ;;
     esac
 }
 
 max_len() {
     case "$1" in
-    stub-loader) echo 16384 ;;
+    # A template and a request, or a body and its patterns: room for the hostile cases' small sizes.
+    stub-loader | template | body-patterns) echo 16384 ;;
     # Room for a 33,000-byte header field, a few pipelined requests and bodies past the header limit.
     wire) echo 65536 ;;
     *) echo 8192 ;;

@@ -55,6 +55,38 @@ public enum FuzzRequest {
         return sections
     }
 
+    /// The input cut at every line that is exactly `@@NAME@@` for a NAME in `names`: what comes before the
+    /// first such line, then each named section in input order (a name may come more than once).
+    public static func namedSections(
+        _ bytes: [UInt8], names: [String]
+    ) -> (first: ArraySlice<UInt8>, named: [(name: String, bytes: ArraySlice<UInt8>)]) {
+        let markers = names.map { (name: $0, bytes: Array("\n@@\($0)@@\n".utf8)) }
+        var first: ArraySlice<UInt8>?
+        var named: [(name: String, bytes: ArraySlice<UInt8>)] = []
+        var current: String?
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard bytes[index] == UInt8(ascii: "\n"),
+                let marker = markers.first(where: { bytes[index...].starts(with: $0.bytes) })
+            else {
+                index += 1
+                continue
+            }
+            if let current { named.append((current, bytes[start..<index])) } else { first = bytes[start..<index] }
+            current = marker.name
+            index += marker.bytes.count
+            start = index
+        }
+        if let current { named.append((current, bytes[start...])) } else { first = bytes[start...] }
+        return (first ?? [], named)
+    }
+
+    /// The bytes as text, invalid UTF-8 repaired.
+    public static func string(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
     static func text(_ bytes: ArraySlice<UInt8>) -> String {
         var bytes = bytes
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
