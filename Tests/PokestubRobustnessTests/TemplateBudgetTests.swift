@@ -124,6 +124,40 @@ struct TemplateBudgetTests {
         }
     }
 
+    @Test("regexExtract into a variable, 1,000 groups each holding a 100 KB body (100 MB): 500, before copying")
+    func regexExtractGroups() async throws {
+        try await HostileServer.with { server in
+            // Each lookahead's group captures the body after its first character: a copy each.
+            let groups = "(?=.(.*))" + String(repeating: "(?=.(\\1))", count: 999)
+            let template = "{{regexExtract request.body '\(groups)' 'g'}}{{size g}}"
+            _ = try await server.admin("POST", "/mappings", Self.stub(name: "groups", path: "/g", template: template))
+            let response = try await server.send(
+                "POST", "/g", body: Array(repeating: UInt8(ascii: "a"), count: 100_000))
+            let message = try Self.overrun(response)
+            #expect(message.contains("at {{regexExtract request.body '(?=.(.*))"), "\(message.prefix(300))")
+            #expect(message.hasSuffix("output larger than limits.maxResponseBytes (67108864 bytes)"))
+            // The same template on a short body is answered: 1,000 groups of "bc".
+            let small = try await server.send("POST", "/g", body: Array("abc".utf8))
+            #expect(small.status == 200 && small.text == "1000", "\(small.text.prefix(300))")
+        }
+    }
+
+    @Test("a helper call with 5,000 parameters in a loop over 2,000 items: 500 past the steps, at once")
+    func manyParameters() async throws {
+        try await HostileServer.with { server in
+            let call = "{{eq " + String(repeating: "x ", count: 5_000) + "}}"
+            let template = "{{#each (jsonPath request.body '$.a')}}" + call + "{{/each}}"
+            _ = try await server.admin("POST", "/mappings", Self.stub(name: "wide", path: "/w", template: template))
+            let numbers: String = (0..<2_000).map(String.init).joined(separator: ",")
+            let response = try await server.send("POST", "/w", body: Array("{\"a\":[\(numbers)]}".utf8))
+            let message = try Self.overrun(response)
+            #expect(message.hasSuffix("more than 500000 steps (limits.maxTemplateSteps)"), "\(message.prefix(300))")
+            // The same template over two items is answered.
+            let small = try await server.send("POST", "/w", body: Array("{\"a\":[1,2]}".utf8))
+            #expect(small.status == 200 && small.text == "truetrue", "\(small.text.prefix(300))")
+        }
+    }
+
     @Test("the shipped list page renders all 1,351 pokemon within the budget")
     func shippedListPage() async throws {
         try await HostileServer.with(stubRoot: Repository.stubs) { server in

@@ -48,10 +48,10 @@ public final class StubEngine: HTTPHandler {
     /// about 10 ms. A request whose matching takes more is matched again on a ``SlowRequestPool`` thread with
     /// the whole budget, so no request holds a server thread for long.
     static let serverThreadMatchSteps = MatchBudget.defaultSteps / 20
-    /// The template steps a request may take on a server thread: 50,000, about 10 ms and twice the shipped
-    /// list page's 21,652; past them the request is served again on a ``SlowRequestPool`` thread with the
-    /// whole ``TemplateLimits``.
-    static let serverThreadTemplateSteps = 50_000
+    /// The template steps a request may take on a server thread: 100,000, a fifth of the default budget (some
+    /// 20 ms) and twice the shipped list page's 47,363; past them the request is served again on a
+    /// ``SlowRequestPool`` thread with the whole ``TemplateLimits``.
+    static let serverThreadTemplateSteps = 100_000
     /// How many slow requests may wait for a thread of the ``SlowRequestPool``; past them a slow request is
     /// answered 503.
     static let slowRequestQueueLimit = 256

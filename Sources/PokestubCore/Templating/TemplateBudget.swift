@@ -1,7 +1,8 @@
 /// What one request's templates have spent of their ``TemplateLimits``, counted as they render.
 ///
 /// A step is one unit of work of about constant cost: rendering a node, one iteration of `#each` or a
-/// section, one helper call, ``bytesPerStep`` bytes of text a helper reads or makes, or
+/// section, one helper call, one parameter or hash argument evaluated (a lookup walks the contexts),
+/// ``bytesPerStep`` bytes of text a helper reads or makes, or
 /// ``regexStepsPerStep`` steps of the regular-expression engine. Work that grows faster than what it reads
 /// (searching for text, regular expressions) is charged as it goes, so it stops when the budget is spent.
 struct TemplateBudget {

@@ -494,6 +494,14 @@ enum TemplateHelpers {
         }
         guard let variable else { return .string(group(0)) }
         guard match.numberOfRanges > 1 else { return .string("[ERROR: Nothing matched \(pattern)]") }
+        // Each group is a copy, and groups may each hold the whole input (`(?=.(.*))(?=.(\1))…`): what they
+        // make together is checked and charged before they are made.
+        var bytes = 0
+        for index in 1..<match.numberOfRanges {
+            bytes += Range(match.range(at: index), in: input).map { input[$0].utf8.count } ?? 0
+            try renderer.budget.allow(bytes: bytes)
+        }
+        try renderer.budget.process(bytes: bytes)
         renderer.variables[variable] = .list((1..<match.numberOfRanges).map { .string(group($0)) })
         return .string("")
     }

@@ -188,14 +188,17 @@ struct TemplateRenderer {
         }
     }
 
+    /// The value of a parameter or hash argument: one step each, so a mustache with thousands of parameters,
+    /// evaluated in a loop, costs what it does.
     private mutating func value(of argument: TemplateArgument) throws(TemplateRenderError) -> TemplateValue {
+        try budget.step()
         switch argument {
-        case .string(let text): .string(text)
-        case .number(let number): .number(number)
-        case .bool(let flag): .bool(flag)
-        case .null: .null
-        case .path(let path): try lookup(path)
-        case .call(let expression): try evaluate(expression)
+        case .string(let text): return .string(text)
+        case .number(let number): return .number(number)
+        case .bool(let flag): return .bool(flag)
+        case .null: return .null
+        case .path(let path): return try lookup(path)
+        case .call(let expression): return try evaluate(expression)
         }
     }
 
