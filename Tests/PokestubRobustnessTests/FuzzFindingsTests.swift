@@ -1,6 +1,14 @@
 import Foundation
-import PokestubCore
+import PokestubTestSupport
 import Testing
+
+@testable import PokestubCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Faults the fuzz targets in Fuzz/ found, each reduced to the smallest input that shows it.
 @Suite("Fuzz findings")
@@ -43,5 +51,41 @@ struct FuzzFindingsTests {
         #expect(replaced.status == 200)
         let shown = try JSONValue.parse(replaced.body.data)
         #expect(shown["response"]?["jsonBody"]?["n"]?.numberValue == Double("58446744073419103232"))
+    }
+
+    /// FuzzBodyPatterns, a segmentation fault in `strlen`: swift-corelibs-foundation's `XMLParser` reads a
+    /// processing instruction's missing data (`<?x?>`) from a null pointer. Any client could stop the daemon
+    /// with such a body once a stub compared bodies as XML, and an admin client with such a stub.
+    @Test("processing instructions without data, in a request body or a stub's document, are read as XML")
+    func instructionsWithoutData() async throws {
+        func stub(_ path: String, _ pattern: String) -> String {
+            #"{"request":{"method":"POST","urlPath":"\#(path)","bodyPatterns":[\#(pattern)]},"#
+                + #""response":{"status":200,"body":"\#(path)"}}"#
+        }
+        let root = try TemporaryDirectory.stubRoot(mappings: [
+            "eq.json": stub("/eq", #"{"equalToXml":"<a><?x ?></a>"}"#),
+            "xp.json": stub("/xp", #"{"matchesXPath":"//processing-instruction('x')"}"#),
+        ])
+        // A child daemon: before the fix the request stopped the process it was served in.
+        let daemon = try PokestubProcess(["serve", "--port", "0", "--stubs", root.path, "--watch-stubs", "false"])
+        defer { daemon.signal(SIGKILL) }
+        let base = try await daemon.waitUntilListening()
+        for body in ["<a><?x?></a>", "<?x?><a><?x?></a><?y?>"] {
+            for path in ["/eq", "/xp"] {
+                let answer = try await HTTPFetch.send(base + path, method: "POST", body: Data(body.utf8))
+                #expect(answer.status == 200, "\(path) \(body)")
+            }
+        }
+        let posted = try await HTTPFetch.send(
+            base + "/__admin/mappings", method: "POST", body: Data(stub("/b", #"{"equalToXml":"<b><?y?></b>"}"#).utf8))
+        #expect(posted.status == 201)
+        let matched = try await HTTPFetch.send(base + "/b", method: "POST", body: Data("<b><?y ?></b>".utf8))
+        #expect(matched.status == 200)
+        #expect(try await HTTPFetch.send(base + "/__admin/health").status == 200)
+        #expect(await daemon.exitStatus(within: .zero) == nil)
+        // Inside comments and CDATA sections `<?x?>` is text, left as it is.
+        #expect(
+            XMLTree.spacingEmptyInstructions("<a><!--<?x?>--><![CDATA[<?y?>]]><?z?></a>")
+                == "<a><!--<?x?>--><![CDATA[<?y?>]]><?z ?></a>")
     }
 }

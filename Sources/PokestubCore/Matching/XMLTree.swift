@@ -68,7 +68,7 @@ struct XMLTree: Sendable, Hashable {
             throw ParseError(message: "the document declares entities (<!ENTITY), which pokestub does not expand")
         }
         let builder = Builder()
-        let parser = XMLParser(data: Data(text.utf8))
+        let parser = XMLParser(data: Data(XMLTree.spacingEmptyInstructions(text).utf8))
         parser.delegate = builder
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true

@@ -63,7 +63,9 @@ public struct MatchesXPathPattern: Sendable, Hashable {
                 xpath.estimatedWork(bytes: value.utf8.count, nodes: tree.size, depth: tree.depth), pattern: summary)
             if budget.isSpent { return nil }
         }
-        guard let document = try? XMLDocument(data: Data(value.utf8), options: [.nodeLoadExternalEntitiesNever]),
+        guard
+            let document = try? XMLDocument(
+                data: Data(XMLTree.spacingEmptyInstructions(value).utf8), options: [.nodeLoadExternalEntitiesNever]),
             let nodes = try? document.nodes(forXPath: xpath.rewritten)
         else { return nil }
         return nodes.map { node in
