@@ -158,6 +158,24 @@ struct TemplateBudgetTests {
         }
     }
 
+    @Test("a templated bodyFileName of 4 MB (the request body): 500 naming its size, without quoting it all")
+    func hugeBodyFileName() async throws {
+        let root = try TemporaryDirectory.stubRoot(files: ["a.json": "{}"])
+        try await HostileServer.with(stubRoot: root.path) { server in
+            let mapping =
+                #"{"request":{"urlPath":"/f"},"response":{"bodyFileName":"{{request.body}}","#
+                + #""transformers":["response-template"]}}"#
+            #expect(try await server.admin("POST", "/mappings", mapping).status == 201)
+            let response = try await server.send(
+                "POST", "/f", body: Array(repeating: UInt8(ascii: "a"), count: 4_000_000))
+            #expect(response.status == 500)
+            #expect(response.body.count < 10_000, "an answer of \(response.body.count) bytes")
+            #expect(response.text.contains("is longer than 4096 (PATH_MAX)"), "\(response.text.prefix(300))")
+            let small = try await server.send("POST", "/f", body: Array("a.json".utf8))
+            #expect(small.status == 200 && small.text == "{}", "\(small.text.prefix(300))")
+        }
+    }
+
     @Test("the shipped list page renders all 1,351 pokemon within the budget")
     func shippedListPage() async throws {
         try await HostileServer.with(stubRoot: Repository.stubs) { server in

@@ -36,12 +36,21 @@ public final class BodyFileStore: Sendable {
         self.toBeWritten = toBeWritten
     }
 
+    /// The longest body file name, in bytes: a path under `__files`, and Linux's `PATH_MAX` is 4,096 bytes.
+    /// A templated name may be as long as a response (`{{request.body}}`), and checking and quoting one of
+    /// megabytes took seconds.
+    public static let maxNameBytes = 4_096
+
     /// The body file with this name, checked but not read.
     ///
     /// - Parameter name: A relative path with `/` separators, e.g. `pokemon/1.json`.
-    /// - Throws: ``StubDefinitionError`` when the name is absolute, contains `..`, a NUL or a backslash, leads
-    ///   through a symbolic link out of the folder, or names no regular file.
+    /// - Throws: ``StubDefinitionError`` when the name is longer than ``maxNameBytes``, absolute, contains
+    ///   `..`, a NUL or a backslash, leads through a symbolic link out of the folder, or names no regular file.
     public func bodyFile(named name: String) throws(StubDefinitionError) -> BodyFile {
+        guard name.utf8.count <= BodyFileStore.maxNameBytes else {
+            throw StubDefinitionError(
+                "a body file name of \(name.utf8.count) bytes is longer than \(BodyFileStore.maxNameBytes) (PATH_MAX)")
+        }
         if let known = files.withLock({ $0[name] }) { return known }
         guard let root, let resolvedRoot else {
             throw StubDefinitionError("body files need a stub root (start the server with a stubs folder)")

@@ -114,7 +114,11 @@ public final class ResponseTemplate: Sendable {
             let name = try bodyFileName.render(model, budget: &budget)
             let content: ResponseBody
             do { content = try bodyFiles.bodyFile(named: name).load() } catch {
-                throw TemplateRenderError("bodyFileName \(name.debugDescription): \(error.message)")
+                // A rendered name may be megabytes long: the message quotes its start.
+                let shown =
+                    name.utf8.count > 200
+                    ? String(name.prefix(100)).debugDescription + "…" : name.debugDescription
+                throw TemplateRenderError("bodyFileName \(shown): \(error.message)")
             }
             let template = try fileTemplate(named: name, content: content)
             if let template {
