@@ -156,7 +156,7 @@ func render(
     let allowed = (fixedSeconds + Double(limits.maxSteps) * secondsPerStep) * CPUTime.slowdown
     CPUTime.report(
         "rendering under \(limits.maxSteps) steps: \(answer.status) "
-            + (answer.status == 500 ? String(decoding: answer.body.data.prefix(300), as: UTF8.self) : ""),
+            + String(decoding: answer.body.data.prefix(300), as: UTF8.self),
         seconds: seconds)
     invariant(
         seconds <= allowed,
