@@ -87,4 +87,26 @@ struct ParsedBodyMemoryTests {
             #expect(server.engine.memory.used.parsedBodies == 0)
         }
     }
+
+    @Test(
+        "an XML body the memory budget cannot hold parsed gets 507, for equalToXml and matchesXPath alike",
+        arguments: [#"{"equalToXml": "<a><b>1</b></a>"}"#, #"{"matchesXPath": "/a/b[1]"}"#])
+    func xmlBodyPastTheBudget(pattern: String) async throws {
+        // 1.1 MB of XML: a tree of twelve times that, 13 MiB, then the XPath's document as much again.
+        try await HostileServer.with(maxMemoryBytes: 12 * Self.mebibyte) { (server: HostileServer) async throws in
+            let stub =
+                #"{"request": {"method": "POST", "url": "/xml", "bodyPatterns": [\#(pattern)]}, "#
+                + #""response": {"status": 200, "body": "xml"}}"#
+            #expect(try await server.admin("POST", "/mappings", stub).status == 201)
+            let elements = (0..<100_000).map { "<b>\($0)</b>" }.joined()
+            let large = Array(("<a>" + elements + "</a>").utf8)
+            let refused = try await server.send("POST", "/xml", body: large)
+            #expect(refused.status == 507, "\(refused.text.prefix(300))")
+            #expect(refused.json?["error"] == "memory budget exceeded")
+            #expect(refused.json?["message"]?.stringValue?.contains("as XML") == true, "\(refused.text.prefix(300))")
+            #expect(server.engine.memory.used.parsedBodies == 0)
+            // A body that fits is parsed and matched as before.
+            #expect(try await server.send("POST", "/xml", body: Array("<a><b>1</b></a>".utf8)).status == 200)
+        }
+    }
 }

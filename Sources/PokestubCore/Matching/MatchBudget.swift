@@ -53,6 +53,21 @@ public final class MatchBudget: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with `bytes` charged to the current budget's ``memory`` for `what` (an XML body's parse, say),
+    /// given back when it returns; `nil` without running it when the memory budget cannot hold them, with
+    /// ``memoryRefusal`` saying why (the request is then answered 507). Without a current budget or memory it
+    /// runs `body` uncharged.
+    static func withMemory<T>(_ bytes: Int, for what: @autoclosure () -> String, _ body: () -> T?) -> T? {
+        guard let budget = current, let memory = budget.memory else { return body() }
+        if budget.memoryRefusal != nil { return nil }
+        guard let charge = memory.charge(bytes, for: .parsedBody) else {
+            budget.memoryRefusal = "\(what()) needs \(bytes) bytes, but \(memory.refusal)"
+            return nil
+        }
+        defer { charge.release() }
+        return body()
+    }
+
     /// Creates a budget of `steps` engine steps.
     ///
     /// - Parameters:

@@ -15,7 +15,8 @@ import PokestubLocking
 ///   (``answerCost(bodyBytes:events:)``) until it has been sent; a streamed listing counts one piece;
 /// - **parsed bodies**: a request body parsed as JSON by `equalToJson` or `matchesJsonPath` counts
 ///   ``JSONDocument/costBound(sourceBytes:)``, five times its bytes, from its parse until the request's
-///   matching is over (``MatchBudget``);
+///   matching is over (``MatchBudget``); one parsed as XML counts twelve times its bytes while its tree lives
+///   (`equalToXml`), twice that while an XPath's document lives too (`matchesXPath`);
 /// - **upstream bodies**: an upstream answer's body (record, record-missing and proxy modes) counts its bytes
 ///   while it arrives, taken a mebibyte at a time, until the exchange is over: twelve answers that inflate to
 ///   256 MiB each held 2 GB before.
