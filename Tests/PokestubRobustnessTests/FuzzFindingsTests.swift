@@ -88,4 +88,20 @@ struct FuzzFindingsTests {
             XMLTree.spacingEmptyInstructions("<a><!--<?x?>--><![CDATA[<?y?>]]><?z?></a>")
                 == "<a><!--<?x?>--><![CDATA[<?y?>]]><?z ?></a>")
     }
+
+    /// FuzzBodyPatterns, a segmentation fault in `_CFXMLNodesForXPath`: libxml2's XPath reader takes names
+    /// with XML 1.0 4th edition's letters, which leave out some Unicode letters (U+0450), so `/ѐ` passed the
+    /// stub's check and failed in libxml2, where Foundation dereferences a null pointer.
+    @Test(
+        "an XPath name with a letter libxml2 does not take is refused when the stub loads",
+        arguments: ["/ѐ", "//p[ѐ]", "/r/aѐ"])
+    func xpathNamesLibxml2Refuses(_ expression: String) {
+        #expect(throws: StubDefinitionError.self) { try MatchesXPathPattern(expression: expression) }
+    }
+
+    @Test("XPath names with ASCII and Latin-1 letters still load and match")
+    func latin1XPathNames() throws {
+        let pattern = try MatchesXPathPattern(expression: "//café[@n='1']/Ünter")
+        #expect(pattern.matches("<r><café n=\"1\"><Ünter/></café></r>"))
+    }
 }

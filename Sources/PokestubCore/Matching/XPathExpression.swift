@@ -92,12 +92,15 @@ struct XPathExpression: Sendable, Hashable {
             let characters = Array(expression.unicodeScalars)
             var tokens: [Token] = []
             var index = 0
+            // Letters as libxml2's XPath reader takes them, narrowed to a set it surely does: ASCII and
+            // Latin-1's. It reads names with XML 1.0 4th edition's tables, which leave out letters Unicode has
+            // (U+0450 `ѐ`), fails on them, and Foundation then dereferences a null pointer.
             func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
-                scalar == "_" || scalar.properties.isAlphabetic
+                scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                    || ((0xC0...0xFF).contains(scalar.value) && scalar.value != 0xD7 && scalar.value != 0xF7)
             }
             func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
                 isNameStart(scalar) || "-.".unicodeScalars.contains(scalar) || ("0"..."9").contains(scalar)
-                    || scalar.properties.generalCategory == .nonspacingMark
             }
             while index < characters.count {
                 let scalar = characters[index]
@@ -144,6 +147,10 @@ struct XPathExpression: Sendable, Hashable {
                 }) {
                     tokens.append(Token(kind: .symbol, text: symbol))
                     index += symbol.unicodeScalars.count
+                } else if !scalar.isASCII {
+                    throw XPathExpression.error(
+                        expression,
+                        "unexpected \(String(scalar).debugDescription): names may use ASCII and Latin-1 letters only")
                 } else {
                     throw XPathExpression.error(expression, "unexpected \(String(scalar).debugDescription)")
                 }
