@@ -257,8 +257,8 @@ public final class StubEngine: HTTPHandler {
         var members: [String: JSONValue] = [
             "status": .integer(503), "error": .string("matching budget spent"), "pattern": .string(spent.pattern),
             "message": .string(
-                "matching this request took more than \(MatchBudget.defaultSteps) regular-expression steps; "
-                    + "the stub's pattern backtracks on this request's values"),
+                "matching this request took more than \(MatchBudget.defaultSteps) steps (regular expressions, "
+                    + "XML, XPath and JSON); the stub's pattern costs too much on this request's values"),
         ]
         if let stub = spent.stub { members["stub"] = .string(stub.uuidString.lowercased()) }
         return .json(.object(members), status: 503)
