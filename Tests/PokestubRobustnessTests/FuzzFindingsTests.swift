@@ -104,4 +104,14 @@ struct FuzzFindingsTests {
         let pattern = try MatchesXPathPattern(expression: "//café[@n='1']/Ünter")
         #expect(pattern.matches("<r><café n=\"1\"><Ünter/></café></r>"))
     }
+
+    /// FuzzBodyPatterns, a trap in the JSONPath reader: a filter's regular expression without its closing `/`
+    /// read past the end of the expression, and the next `&&` test sliced a range backwards. A stub from the
+    /// admin API with such a `matchesJsonPath` stopped the daemon.
+    @Test(
+        "a JSONPath filter regex without its closing slash is a load error",
+        arguments: ["$..items[?(@.price > 10 && @.name =~ /x+-TP..price", "$[?(@.a =~ /x", "$[?(@.a =~ /"])
+    func unterminatedFilterRegex(_ expression: String) {
+        #expect(throws: StubDefinitionError.self) { try JSONPath(expression) }
+    }
 }

@@ -270,7 +270,12 @@ public struct JSONPath: Sendable, Hashable {
             case "/" where regexAllowed:
                 position += 1
                 var pattern = ""
-                while let character = next(), character != "/" {
+                var closed = false
+                while let character = next() {
+                    if character == "/" {
+                        closed = true
+                        break
+                    }
                     if character == "\\", let escaped = peek(), escaped == "/" {
                         position += 1
                         pattern.append("/")
@@ -278,6 +283,7 @@ public struct JSONPath: Sendable, Hashable {
                         pattern.append(character)
                     }
                 }
+                guard closed else { throw error("a regular expression /…/ without its closing /") }
                 var flags = ""
                 while let flag = peek(), flag.isLetter {
                     flags.append(flag)
@@ -358,8 +364,11 @@ public struct JSONPath: Sendable, Hashable {
 
         func peek(offset: Int) -> Character? { position + offset < text.count ? text[position + offset] : nil }
 
-        /// The next `count` characters, or fewer at the end.
-        func peek(_ count: Int) -> String { String(text[position..<min(text.count, position + count)]) }
+        /// The next `count` characters, or fewer at the end (none once past it: `next()` steps past the end).
+        func peek(_ count: Int) -> String {
+            guard position < text.count else { return "" }
+            return String(text[position..<min(text.count, position + count)])
+        }
 
         mutating func next() -> Character? {
             defer { position += 1 }
