@@ -467,7 +467,7 @@ enum TemplateHelpers {
         renderer: inout TemplateRenderer
     ) throws(TemplateRenderError) -> TemplateValue {
         let regex: NSRegularExpression
-        do { regex = try NSRegularExpression(pattern: pattern) } catch {
+        do { regex = try TemplateRegexCache.regex(pattern) } catch {
             throw TemplateRenderError("not a regular expression: \(pattern.debugDescription)")
         }
         let range = NSRange(input.startIndex..., in: input)
