@@ -23,7 +23,7 @@ final class RoutingHandler: HTTPHandler {
 
     func handle(_ request: PokestubCore.HTTPRequest) -> HTTPReply {
         if AdminAPI.isAdmin(request) { return engine.handle(request) }
-        let plain = HTTPRequest(received: request, parameters: [:])
+        let plain = RouteRequest(received: request, parameters: [:])
         let found = routes.withLock { routes -> (StubRoute, [String: String])? in
             for route in routes {
                 if let parameters = route.parameters(of: plain) { return (route, parameters) }
@@ -36,7 +36,7 @@ final class RoutingHandler: HTTPHandler {
         let routed = plain.with(parameters: parameters)
         return .deferred { complete in
             Task {
-                var response: HTTPResponse
+                var response: RouteResponse
                 do {
                     response = try await route.handler(routed)
                 } catch {

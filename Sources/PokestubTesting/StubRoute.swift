@@ -34,7 +34,7 @@ public struct StubRoute: Sendable, CustomStringConvertible {
     /// The id the request journal records as the answering "stub" for requests this route answers.
     public let id: UUID
     /// Turns the request into the response.
-    let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    let handler: @Sendable (RouteRequest) async throws -> RouteResponse
 
     private let segments: [Substring]
 
@@ -44,7 +44,7 @@ public struct StubRoute: Sendable, CustomStringConvertible {
     ///   - route: `METHOD /path` or `/path`, e.g. `GET /api/v2/pokemon/:id`.
     ///   - handler: Turns the request into the response, e.g. `{ _ in .json(["ok": true]) }`. It may `await`
     ///     and `throw`; a thrown error answers 500 with its description.
-    public init(_ route: String, handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    public init(_ route: String, handler: @escaping @Sendable (RouteRequest) async throws -> RouteResponse) {
         let parts = route.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)
         var target = Substring(route.trimmingCharacters(in: .whitespaces))
         var method: String?
@@ -77,7 +77,7 @@ public struct StubRoute: Sendable, CustomStringConvertible {
     ///   - handler: Turns the request into the response.
     @available(*, deprecated, renamed: "init(_:handler:)", message: "the handler: closure may be async and throw")
     @_disfavoredOverload
-    public init(_ route: String, asyncHandler handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) {
+    public init(_ route: String, asyncHandler handler: @escaping @Sendable (RouteRequest) async -> RouteResponse) {
         self.init(route, handler: handler)
     }
 
@@ -85,7 +85,7 @@ public struct StubRoute: Sendable, CustomStringConvertible {
     ///
     /// - Parameter request: The request.
     /// - Returns: Whether method, path and the route's query parameters all fit.
-    public func matches(_ request: HTTPRequest) -> Bool {
+    public func matches(_ request: RouteRequest) -> Bool {
         parameters(of: request) != nil
     }
 
@@ -94,7 +94,7 @@ public struct StubRoute: Sendable, CustomStringConvertible {
     /// - Parameter request: The request.
     /// - Returns: The captured values by name (empty for a route without `:name` segments), or `nil` when
     ///   method, path or the route's query parameters do not fit.
-    public func parameters(of request: HTTPRequest) -> [String: String]? {
+    public func parameters(of request: RouteRequest) -> [String: String]? {
         if let method, method != request.method { return nil }
         let requestSegments = request.path.split(separator: "/", omittingEmptySubsequences: true)
         var captured: [String: String] = [:]
@@ -113,7 +113,7 @@ public struct StubRoute: Sendable, CustomStringConvertible {
         return requestSegments.count == segments.count && queryMatches(request) ? captured : nil
     }
 
-    private func queryMatches(_ request: HTTPRequest) -> Bool {
+    private func queryMatches(_ request: RouteRequest) -> Bool {
         query.allSatisfy { item in
             let values = request.queryValues(item.name)
             guard let wanted = item.value else { return !values.isEmpty }

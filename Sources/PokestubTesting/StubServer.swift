@@ -63,7 +63,8 @@ public struct StubServer: Sendable {
     ///   - route: `METHOD /path` or `/path`, with `*` and `:name` segments (see ``StubRoute``).
     ///   - handler: Turns the request into the response. It may `await` and `throw`; a thrown error answers 500
     ///     with its description.
-    public func appendRoute(_ route: String, handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    public func appendRoute(_ route: String, handler: @escaping @Sendable (RouteRequest) async throws -> RouteResponse)
+    {
         router.append(StubRoute(route, handler: handler))
     }
 
@@ -77,7 +78,7 @@ public struct StubServer: Sendable {
     )
     @_disfavoredOverload
     public func appendRoute(
-        _ route: String, asyncHandler handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+        _ route: String, asyncHandler handler: @escaping @Sendable (RouteRequest) async -> RouteResponse
     ) {
         router.append(StubRoute(route, handler: handler))
     }

@@ -42,7 +42,7 @@ struct PokestubTestingGettingStartedExamples {
         }
     }
 
-    @Test("closure routes answer with HTTPResponse values the app decodes")
+    @Test("closure routes answer with RouteResponse values the app decodes")
     func closureRoutes() async throws {
         // The first page of the list, half a second late: time to see the app's loading state.
         let slowList = StubRoute("GET /api/v2/pokemon") { request in
@@ -54,7 +54,7 @@ struct PokestubTestingGettingStartedExamples {
         }
         try await withStubServer(routes: [slowList]) { server in
             server.appendRoute("POST /api/v2/favorites") { request in
-                HTTPResponse(status: request.body.isEmpty ? 400 : 201)
+                RouteResponse(status: request.body.isEmpty ? 400 : 201)
             }
             let client = try PokemonClient(environment: server.environment)
             let page = try await client.pokemonPage(offset: 0, limit: 20)

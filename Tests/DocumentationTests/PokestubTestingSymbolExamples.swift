@@ -94,12 +94,12 @@ struct PokestubTestingSymbolExamples {
         try Data(#"{"id": 1}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let created = HTTPResponse(status: 201)
-        let plain = HTTPResponse(body: "plain bytes")
-        let page = HTTPResponse.json(["count": 0, "next": nil, "previous": nil, "results": []])
-        let missing = HTTPResponse.text("Not Found", status: 404)
-        let image = HTTPResponse.data(pngBytes, contentType: "image/png")
-        let stored = try HTTPResponse.file(file)  // a file URL, read now
+        let created = RouteResponse(status: 201)
+        let plain = RouteResponse(body: "plain bytes")
+        let page = RouteResponse.json(["count": 0, "next": nil, "previous": nil, "results": []])
+        let missing = RouteResponse.text("Not Found", status: 404)
+        let image = RouteResponse.data(pngBytes, contentType: "image/png")
+        let stored = try RouteResponse.file(file)  // a file URL, read now
 
         #expect(created.status == 201 && plain.body == Data("plain bytes".utf8))
         #expect(page.headers["Content-Type"] == "application/json" && missing.status == 404)

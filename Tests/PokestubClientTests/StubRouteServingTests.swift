@@ -69,11 +69,11 @@ struct StubRouteServingTests {
         let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
         let routes = [
             StubRoute("/text") { _ in .text("ok") },
-            StubRoute("/string") { _ in HTTPResponse(body: "plain") },
+            StubRoute("/string") { _ in RouteResponse(body: "plain") },
             StubRoute("/data") { _ in .data(bytes, contentType: "image/png") },
             StubRoute("/file") { _ in try .file(file) },
             StubRoute("/missing-file") { _ in try .file(folder.url.appendingPathComponent("none.json")) },
-            StubRoute("/created") { _ in HTTPResponse(status: 201) },
+            StubRoute("/created") { _ in RouteResponse(status: 201) },
         ]
         try await withStubServer(routes: routes) { server in
             let text = try await HTTPFetch.send(server.url("/text"))
@@ -97,7 +97,7 @@ struct StubRouteServingTests {
 
     @Test("a response's delay holds the answer back at least that long")
     func delay() async throws {
-        let route = StubRoute("/late") { _ in HTTPResponse(body: "late", delay: .milliseconds(300)) }
+        let route = StubRoute("/late") { _ in RouteResponse(body: "late", delay: .milliseconds(300)) }
         try await withStubServer(routes: [route]) { server in
             let clock = ContinuousClock()
             let started = clock.now

@@ -7,8 +7,8 @@ struct StubRouteTests {
         StubRoute(text) { _ in .text("") }
     }
 
-    static func get(_ target: String, method: String = "GET") -> HTTPRequest {
-        HTTPRequest(method: method, rawURL: target)
+    static func get(_ target: String, method: String = "GET") -> RouteRequest {
+        RouteRequest(method: method, rawURL: target)
     }
 
     @Test("a method and path match with or without a trailing slash")

@@ -79,7 +79,7 @@ struct WithStubServerTests {
         try await withStubServer { server in
             server.appendRoute("POST /api/v2/team") { request in
                 await Task.yield()
-                return HTTPResponse(status: 201, body: request.body)
+                return RouteResponse(status: 201, body: request.body)
             }
             server.appendRoute("/echo/*") { request in .text(request.path) }
 

@@ -12,7 +12,7 @@ import PokestubCore
 ///     ])
 /// }
 /// ```
-public struct HTTPRequest: Sendable, Hashable {
+public struct RouteRequest: Sendable, Hashable {
     /// The request as the server's engine sees it: what the request journal keeps.
     let received: PokestubCore.HTTPRequest
 
@@ -75,7 +75,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The same request with the values a route captured.
-    func with(parameters: [String: String]) -> HTTPRequest {
-        HTTPRequest(received: received, parameters: parameters)
+    func with(parameters: [String: String]) -> RouteRequest {
+        RouteRequest(received: received, parameters: parameters)
     }
 }

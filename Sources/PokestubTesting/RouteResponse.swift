@@ -6,16 +6,16 @@ import PokestubCore
 /// optionally a delay or a deliberate failure.
 ///
 /// ```swift
-/// let created = HTTPResponse(status: 201)
-/// let plain = HTTPResponse(body: "plain bytes")
-/// let page = HTTPResponse.json(["count": 0, "next": nil, "previous": nil, "results": []])
-/// let missing = HTTPResponse.text("Not Found", status: 404)
-/// let image = HTTPResponse.data(pngBytes, contentType: "image/png")
-/// let stored = try HTTPResponse.file(file)  // a file URL, read now
+/// let created = RouteResponse(status: 201)
+/// let plain = RouteResponse(body: "plain bytes")
+/// let page = RouteResponse.json(["count": 0, "next": nil, "previous": nil, "results": []])
+/// let missing = RouteResponse.text("Not Found", status: 404)
+/// let image = RouteResponse.data(pngBytes, contentType: "image/png")
+/// let stored = try RouteResponse.file(file)  // a file URL, read now
 /// ```
 ///
 /// The server sets `Content-Length` from the body; the factories set `Content-Type`.
-public struct HTTPResponse: Sendable {
+public struct RouteResponse: Sendable {
     /// The status code, 100 to 599; 200 unless given.
     public var status: Int
     /// Header fields to send besides `Content-Length`, which the server sets itself.
@@ -28,13 +28,9 @@ public struct HTTPResponse: Sendable {
     /// A deliberate failure instead of a response (WireMock's `fault`), or `nil`.
     public var fault: Fault?
 
-    /// Ways to fail on purpose, named as in WireMock's `fault` field.
-    public enum Fault: String, Sendable, Hashable, CaseIterable {
-        /// Close the connection without sending anything.
-        case emptyResponse = "EMPTY_RESPONSE"
-        /// Close the connection abruptly; the client sees a reset.
-        case connectionResetByPeer = "CONNECTION_RESET_BY_PEER"
-    }
+    /// Ways to fail on purpose, named as in WireMock's `fault` field: PokestubClient's
+    /// ``PokestubClient/StubResponse/Fault``, so a closure route and an admin-API stub spell a fault alike.
+    public typealias Fault = StubResponse.Fault
 
     /// Creates a response with body bytes.
     ///
@@ -91,8 +87,8 @@ public struct HTTPResponse: Sendable {
     ///   - status: The status code; 200 by default.
     ///   - pretty: Whether to indent the text; keys are sorted either way.
     /// - Returns: The response.
-    public static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = true) -> HTTPResponse {
-        HTTPResponse(
+    public static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = true) -> RouteResponse {
+        RouteResponse(
             status: status, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]),
             body: value.serialized(pretty: pretty))
     }
@@ -117,7 +113,7 @@ public struct HTTPResponse: Sendable {
     ///   a handler, it answers 500 with its description.
     public static func json(
         encoding value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()
-    ) throws(PokestubClientError) -> HTTPResponse {
+    ) throws(PokestubClientError) -> RouteResponse {
         json(try JSONValue(encoding: value, encoder: encoder), status: status)
     }
 
@@ -130,8 +126,8 @@ public struct HTTPResponse: Sendable {
     /// - Returns: The response.
     public static func text(
         _ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8"
-    ) -> HTTPResponse {
-        HTTPResponse(
+    ) -> RouteResponse {
+        RouteResponse(
             status: status, headers: HTTPHeaders([(name: "Content-Type", value: contentType)]), body: Data(text.utf8))
     }
 
@@ -144,8 +140,8 @@ public struct HTTPResponse: Sendable {
     /// - Returns: The response.
     public static func data(
         _ data: Data, status: Int = 200, contentType: String = "application/octet-stream"
-    ) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([(name: "Content-Type", value: contentType)]), body: data)
+    ) -> RouteResponse {
+        RouteResponse(status: status, headers: HTTPHeaders([(name: "Content-Type", value: contentType)]), body: data)
     }
 
     /// A response whose body is a file's contents, read when this is called.
@@ -158,10 +154,11 @@ public struct HTTPResponse: Sendable {
     /// - Returns: The response.
     /// - Throws: The error `Data(contentsOf:)` throws when the file cannot be read; thrown from a handler, it
     ///   answers 500 with its description.
-    public static func file(_ url: URL, status: Int = 200, contentType: String? = nil) throws -> HTTPResponse {
+    public static func file(_ url: URL, status: Int = 200, contentType: String? = nil) throws -> RouteResponse {
         let bytes = try Data(contentsOf: url)
         return data(
-            bytes, status: status, contentType: contentType ?? HTTPResponse.contentType(ofExtension: url.pathExtension))
+            bytes, status: status, contentType: contentType ?? RouteResponse.contentType(ofExtension: url.pathExtension)
+        )
     }
 
     /// The `Content-Type` for a file extension, for ``file(_:status:contentType:)``.
@@ -178,7 +175,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The answer to a request whose handler threw: 500 with the error's description as plain text.
-    static func failure(_ error: any Error) -> HTTPResponse {
+    static func failure(_ error: any Error) -> RouteResponse {
         text(String(describing: error), status: 500)
     }
 
