@@ -14,6 +14,10 @@ python3 scripts/check-stubs.py
 echo "== shipped PokeAPI schemas match ../shared/pokeapi/schema/v2"
 python3 scripts/refresh-schemas.py --check
 
+echo "== Docs/Architecture.md names only what Sources/ has"
+python3 scripts/check-architecture.py --self-test
+python3 scripts/check-architecture.py
+
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
