@@ -77,11 +77,4 @@ static inline int pokestub_curl_supports_encoding(const char *name)
     return 0;
 }
 
-/// libcurl's version text, e.g. "7.88.1".
-static inline const char *pokestub_curl_version_number(void)
-{
-    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
-    return info == NULL ? "" : info->version;
-}
-
 #endif

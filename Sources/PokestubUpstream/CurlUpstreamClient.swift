@@ -86,9 +86,6 @@ public final class CurlUpstreamClient: UpstreamClient {
         ["gzip", "deflate", "br", "zstd"].filter { pokestub_curl_supports_encoding($0) != 0 }
     }
 
-    /// libcurl's version, e.g. `7.88.1`.
-    public static var libcurlVersion: String { String(cString: pokestub_curl_version_number()) }
-
     /// Transfers performed, and connections libcurl had to open for them (`CURLINFO_NUM_CONNECTS`): fewer
     /// connections than transfers means connections were reused.
     public var statistics: (transfers: Int, connectionsOpened: Int) {

@@ -23,13 +23,6 @@ extension HTTPRequest {
         return cookies
     }
 
-    /// The values of the cookies named `name`, in order (a name sent twice has two).
-    ///
-    /// - Parameter name: The cookie name, compared exactly.
-    public func cookieValues(named name: String) -> [String] {
-        cookies.filter { $0.name.hasSameUTF8(as: name) }.map(\.value)
-    }
-
     private static func trimmed(_ text: Substring) -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })

@@ -13,10 +13,6 @@ public struct HTTPResponse: Sendable {
     /// A body made piece by piece while it is sent, instead of ``body`` (a large admin listing), or `nil`.
     public var stream: ResponseStream?
 
-    /// The body's bytes wherever they are kept: ``body``, or ``stream`` collected. (Not ``streamedFile``.)
-    public var bodyData: Data {
-        stream?.collected() ?? body.data
-    }
     /// How long to wait before answering, in milliseconds (WireMock's `fixedDelayMilliseconds`). The server
     /// waits without holding one of its threads.
     public var delayMilliseconds: Int

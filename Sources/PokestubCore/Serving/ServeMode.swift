@@ -8,7 +8,4 @@ public enum ServeMode: String, Sendable, CaseIterable {
     case recordMissing = "record-missing"
     /// Serve matching stubs; forward misses and write nothing.
     case proxy
-
-    /// Whether the mode ever talks to the upstream.
-    public var usesUpstream: Bool { self != .replay }
 }
