@@ -115,19 +115,10 @@ public final class PokestubDaemon: Sendable {
         // With an admin token every job holds the same token; sessions' secrets keep each to its own.
         var sessionLimits = configuration.sessions
         sessionLimits.requiresSecrets = access.token != nil
-        engine = StubEngine(
-            store: store, journalCapacity: configuration.journalMaxEntries,
-            journalMaxBodyBytes: configuration.journalMaxBodyBytes,
-            journalMaxResponseBodyBytes: configuration.journalMaxResponseBodyBytes,
-            journalTotalBodyBytes: configuration.journalMaxTotalBodyBytes,
-            memory: memory,
-            templateLimits: TemplateLimits(
-                maxSteps: configuration.limits.maxTemplateSteps, maxBytes: configuration.limits.maxResponseBytes),
-            mode: configuration.mode,
-            upstream: configuration.upstream, upstreamClient: upstreamClient, recording: configuration.recording,
-            rewriteUpstreamLinks: configuration.rewriteUpstreamLinks, sessionLimits: sessionLimits,
-            adminAccess: access, allowsShutdown: configuration.adminAllowShutdown,
-            baseURL: listener.baseURL, adminBaseURL: adminListener?.baseURL, logger: logger)
+        engine = Self.engine(
+            configuration: configuration, store: store, memory: memory, upstreamClient: upstreamClient,
+            sessionLimits: sessionLimits, adminAccess: access, baseURL: listener.baseURL,
+            adminBaseURL: adminListener?.baseURL, logger: logger)
         let limits = configuration.limits
         let serverConfiguration = HTTPServerConfiguration(
             threads: threads, connectionLimit: limits.maxConnections, idleTimeoutSeconds: limits.idleTimeoutSeconds,
@@ -141,6 +132,38 @@ public final class PokestubDaemon: Sendable {
                 listener: adminListener, configuration: serverConfiguration,
                 handler: AdminOnlyHandler(engine: engine), logger: logger)
         }
+    }
+
+    /// The engine and its parts, each made from `configuration`: the journal within the daemon's memory budget,
+    /// the recordings over the upstream client, sessions, link rewriting, the schema check of upstream answers.
+    private static func engine(
+        configuration: Configuration, store: StubStore, memory: MemoryBudget, upstreamClient: any UpstreamClient,
+        sessionLimits: SessionLimits, adminAccess: AdminAccess, baseURL: String, adminBaseURL: String?,
+        logger: Logger
+    ) -> StubEngine {
+        let bodyBudget = JournalBodyBudget(limit: configuration.journalMaxTotalBodyBytes, memory: memory)
+        let journal = RequestJournal(
+            capacity: configuration.journalMaxEntries, maxBodyBytes: configuration.journalMaxBodyBytes,
+            maxResponseBodyBytes: configuration.journalMaxResponseBodyBytes, sharedBudget: bodyBudget)
+        let info = ServerInfo(mode: configuration.mode, baseURL: baseURL, adminBaseURL: adminBaseURL)
+        // Links to pokeapi.co are rewritten whatever the upstream: the shipped stubs and recordings made
+        // before the upstream changed hold them.
+        let rewriter =
+            configuration.rewriteUpstreamLinks
+            ? LinkRewriter(upstreamBases: [configuration.upstream, "https://pokeapi.co"], info: info) : nil
+        let recordings = Recordings(
+            store: store, info: info, upstream: configuration.upstream, client: upstreamClient,
+            options: configuration.recording, rewriter: rewriter, logger: logger)
+        let sessions = SessionRegistry(
+            limits: sessionLimits, info: info, bodyFilesRoot: store.root, journalBodyBudget: bodyBudget,
+            globalResponseTemplating: store.globalResponseTemplating)
+        return StubEngine(
+            store: store, journal: journal, memory: memory, info: info, recordings: recordings, sessions: sessions,
+            linkRewriter: rewriter, contract: ContractMonitor(schemas: .pokeAPI, logger: logger),
+            templateLimits: TemplateLimits(
+                maxSteps: configuration.limits.maxTemplateSteps, maxBytes: configuration.limits.maxResponseBytes),
+            adminAccess: adminAccess, shutdown: ShutdownTrigger(isAllowed: configuration.adminAllowShutdown),
+            logger: logger)
     }
 
     /// Where clients reach the daemon, e.g. `http://127.0.0.1:8080`.

@@ -11,10 +11,9 @@ public final class StubEngine: HTTPHandler {
     public let store: StubStore
     /// The request journal.
     public let journal: RequestJournal
-    /// The request-body bytes the daemon's journal and every session's keep together.
-    public let journalBodyBudget: JournalBodyBudget
-    /// The memory the journals, runtime stubs and admin answers hold together (``MemoryBudget``).
-    public var memory: MemoryBudget { journalBodyBudget.memory! }
+    /// The memory the journals, runtime stubs, admin answers and parsed request bodies hold together
+    /// (``MemoryBudget``).
+    public let memory: MemoryBudget
     /// The admin API.
     public let admin: AdminAPI
     /// The serve mode now (the configured one, or a record mode started through the admin API).
@@ -56,74 +55,45 @@ public final class StubEngine: HTTPHandler {
     /// answered 503.
     static let slowRequestQueueLimit = 256
 
-    /// Creates an engine.
+    /// Creates an engine from its parts. `PokestubDaemon` builds them from the configuration; the engine
+    /// adds only what no other part needs (the admin API over the parts, the global settings, the near-miss
+    /// cache and the ``SlowRequestPool``).
     ///
     /// - Parameters:
     ///   - store: The stubs to serve.
-    ///   - journalCapacity: The most serve events kept (0 turns the journal off).
-    ///   - journalMaxBodyBytes: The most request-body bytes the journal keeps; older events go first beyond it.
-    ///   - journalMaxResponseBodyBytes: The most response-body bytes the journal keeps (config
-    ///     `journal.maxResponseBodyBytes`); beyond it the oldest events lose their response body.
-    ///   - journalTotalBodyBytes: The most request-body bytes this journal and every session's keep together
-    ///     (``JournalBodyBudget``).
-    ///   - maxMemoryBytes: The most bytes journals, runtime stubs and admin answers hold together
-    ///     (``MemoryBudget``, config `limits.maxMemoryBytes`), when `memory` is not given.
-    ///   - memory: The daemon's memory budget, shared with its upstream client; made of `maxMemoryBytes` when
-    ///     `nil`.
-    ///   - templateLimits: The work a request's response templates may do: steps, and the largest string they
-    ///     may make in bytes (``TemplateLimits``).
-    ///   - mode: The serve mode. Only ``ServeMode/replay`` answers without an upstream.
-    ///   - upstream: The upstream base URL, e.g. `https://pokeapi.co` (config `upstream`).
-    ///   - upstreamClient: Sends requests upstream; without one, forwarded requests get 502.
-    ///   - recording: Redaction and body placement for recordings.
-    ///   - rewriteUpstreamLinks: Whether links to the upstream in served bodies point at this server (see
-    ///     ``LinkRewriter``). Off unless asked for, so an embedded engine serves stub bodies exactly as written;
-    ///     `pokestub serve` turns it on from the config key `rewriteUpstreamLinks`, whose default is `true`.
-    ///   - sessionLimits: Limits of `/__admin/sessions`.
+    ///   - journal: The daemon's request journal (sessions have their own).
+    ///   - memory: The daemon's memory budget (``MemoryBudget``), the one `journal` and `sessions` count
+    ///     against through their ``JournalBodyBudget``; matching charges parsed request bodies to it.
+    ///   - info: Facts about the running server: mode, base URL, admin base URL (``ServerInfo``).
+    ///   - recordings: Upstream calls, recordings and the state of `/__admin/recordings/*`.
+    ///   - sessions: Per-job sessions under `/__sessions/{id}`.
+    ///   - linkRewriter: Points upstream links in served bodies at this server, or `nil` to serve bodies as
+    ///     written.
+    ///   - contract: Checks upstream answers against the API's schemas, or `nil` when they are not checked.
+    ///   - templateLimits: The work a request's response templates may do (``TemplateLimits``).
     ///   - adminAccess: The admin token, and whether this server answers `/__admin` at all.
-    ///   - allowsShutdown: Whether `POST /__admin/shutdown` may stop the daemon (config `adminAllowShutdown`).
-    ///   - baseURL: Where clients reach this server, e.g. `http://127.0.0.1:8080` (``HTTPListener/baseURL``):
-    ///     served links and sessions' URLs point there.
-    ///   - adminBaseURL: Where the admin port is (config `adminPort`), or `nil` when the admin API shares
-    ///     `baseURL`.
-    ///   - schemas: The schemas upstream answers are checked against in record, record-missing and proxy modes
-    ///     (``ContractMonitor``); PokeAPI's by default, `nil` for none.
+    ///   - shutdown: What `POST /__admin/shutdown` calls, and whether it may.
     ///   - logger: Where to log.
     public init(
-        store: StubStore, journalCapacity: Int, journalMaxBodyBytes: Int = 64 << 20,
-        journalMaxResponseBodyBytes: Int = 64 << 20,
-        journalTotalBodyBytes: Int = 256 << 20, maxMemoryBytes: Int = 1 << 30, memory: MemoryBudget? = nil,
-        templateLimits: TemplateLimits = TemplateLimits(), mode: ServeMode = .replay,
-        upstream: String = "https://pokeapi.co",
-        upstreamClient: (any UpstreamClient)? = nil, recording: RecordingOptions = RecordingOptions(),
-        rewriteUpstreamLinks: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
-        adminAccess: AdminAccess = AdminAccess(), allowsShutdown: Bool = true, baseURL: String = "http://127.0.0.1",
-        adminBaseURL: String? = nil, schemas: SchemaSet? = .pokeAPI, logger: Logger = .disabled
+        store: StubStore, journal: RequestJournal, memory: MemoryBudget, info: ServerInfo, recordings: Recordings,
+        sessions: SessionRegistry, linkRewriter: LinkRewriter?, contract: ContractMonitor?,
+        templateLimits: TemplateLimits, adminAccess: AdminAccess, shutdown: ShutdownTrigger, logger: Logger
     ) {
-        self.adminAccess = adminAccess
-        self.templateLimits = templateLimits
-        shutdown = ShutdownTrigger(isAllowed: allowsShutdown)
         self.store = store
+        self.journal = journal
+        self.memory = memory
+        self.info = info
+        self.recordings = recordings
+        self.sessions = sessions
+        self.linkRewriter = linkRewriter
+        self.contract = contract
+        self.templateLimits = templateLimits
+        self.adminAccess = adminAccess
+        self.shutdown = shutdown
         self.logger = logger
-        contract = schemas.map { ContractMonitor(schemas: $0, logger: logger) }
-        let bodyBudget = JournalBodyBudget(
-            limit: journalTotalBodyBytes, memory: memory ?? MemoryBudget(limit: maxMemoryBytes))
-        journalBodyBudget = bodyBudget
-        journal = RequestJournal(
-            capacity: journalCapacity, maxBodyBytes: journalMaxBodyBytes,
-            maxResponseBodyBytes: journalMaxResponseBodyBytes, sharedBudget: bodyBudget)
-        info = ServerInfo(mode: mode, baseURL: baseURL, adminBaseURL: adminBaseURL)
-        linkRewriter =
-            rewriteUpstreamLinks ? LinkRewriter(upstreamBases: [upstream, "https://pokeapi.co"], info: info) : nil
-        recordings = Recordings(
-            store: store, info: info, upstream: upstream, client: upstreamClient, options: recording,
-            rewriter: linkRewriter, logger: logger)
-        sessions = SessionRegistry(
-            limits: sessionLimits, info: info, bodyFilesRoot: store.root, journalBodyBudget: bodyBudget,
-            globalResponseTemplating: store.globalResponseTemplating)
         admin = AdminAPI(
             store: store, journal: journal, info: info, recordings: recordings, sessions: sessions, settings: settings,
-            shutdown: shutdown, memory: bodyBudget.memory, slowRequests: slowRequests, contract: contract)
+            shutdown: shutdown, memory: memory, slowRequests: slowRequests, contract: contract)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPReply {
