@@ -8,7 +8,7 @@ struct UpstreamLinkSearchTests {
     private let base = "http://127.0.0.1:18081"
 
     private func found(_ text: String, bases: [String]? = nil) -> Bool {
-        StubEngine.containsAny(of: bases ?? [base], in: Data(text.utf8))
+        LinkRewriter.containsAny(of: bases ?? [base], in: Data(text.utf8))
     }
 
     @Test("found at the start, in the middle, in the last eight bytes and as the whole body")

@@ -244,3 +244,74 @@ public final class LinkRewriter: Sendable {
         return result
     }
 }
+
+extension LinkRewriter {
+    /// Whether any of the base URLs, or its JSON-escaped form (`https:\/\/pokeapi.co`), occurs in the bytes.
+    static func containsAny(of bases: [String], in body: Data) -> Bool {
+        let needles = bases.flatMap { base -> [Needle?] in
+            let bytes = Array(base.utf8)
+            return [Needle(bytes), Needle(LinkRewriter.escapingSlashes(bytes))]
+        }
+        return body.withUnsafeBytes { haystack in
+            // One pass per first byte: every base URL starts with `h`, so one pass finds them all.
+            Dictionary(grouping: needles.compactMap { $0 }, by: \.first).contains { first, group in
+                LinkRewriter.occursAny(group, startingWith: first, in: haystack)
+            }
+        }
+    }
+
+    /// A byte string to find, with its first eight bytes (fewer for a shorter one) as one little-endian word
+    /// and the mask of the bytes that word holds.
+    private struct Needle {
+        let bytes: [UInt8]
+        let first: UInt8
+        let prefix: UInt64
+        let mask: UInt64
+
+        init?(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            guard let first = bytes.first else { return nil }
+            self.first = first
+            var prefix: UInt64 = 0
+            var mask: UInt64 = 0
+            for index in 0..<min(8, bytes.count) {
+                prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
+                mask |= 0xFF << (8 * UInt64(index))
+            }
+            self.prefix = prefix
+            self.mask = mask
+        }
+    }
+
+    /// Whether any of `needles`, all starting with the byte `first`, occurs in `haystack`: `memchr` finds each
+    /// `first`, the eight bytes from there loaded as one word rule out most needles, `memcmp` checks the
+    /// rest. One pass serves all the needles: a 542 KB PokeAPI body has 3,569 `h`s, and a pass per needle
+    /// (a base URL and its escaped form, for each base) stopped at each of them four times or more, 8% of a
+    /// proxied answer's CPU time. (Horspool's rule, which skips ahead by the byte under the needle's end,
+    /// took 30%: each step waits for the load before it.)
+    private static func occursAny(
+        _ needles: [Needle], startingWith first: UInt8, in haystack: UnsafeRawBufferPointer
+    ) -> Bool {
+        guard let start = haystack.baseAddress, let shortest = needles.map(\.bytes.count).min(),
+            shortest <= haystack.count
+        else { return false }
+        let last = haystack.count - shortest
+        let wordsEnd = haystack.count - 8  // the last offset an 8-byte load may start at
+        var offset = 0
+        while offset <= last {
+            guard let found = memchr(start + offset, Int32(first), last - offset + 1) else { return false }
+            offset = start.distance(to: UnsafeRawPointer(found))
+            let word =
+                offset <= wordsEnd
+                ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) : nil
+            for needle in needles where needle.bytes.count <= haystack.count - offset {
+                if let word, word & needle.mask != needle.prefix { continue }
+                if needle.bytes.withUnsafeBytes({ memcmp(start + offset, $0.baseAddress!, needle.bytes.count) }) == 0 {
+                    return true
+                }
+            }
+            offset += 1
+        }
+        return false
+    }
+}

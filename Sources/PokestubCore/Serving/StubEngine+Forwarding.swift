@@ -66,7 +66,7 @@ extension StubEngine {
     /// are rewritten.
     ///
     /// The `Location` header goes through the rewriter (with an empty body). The body is searched in the
-    /// upstream's own bytes first (``containsAny(of:in:)``: it stops at the first base URL, and rules most
+    /// upstream's own bytes first (``LinkRewriter/containsAny(of:in:)``: it stops at the first base URL, and rules most
     /// candidates out by their first eight bytes, where ``LinkRewriter/rewrite(_:bases:to:)`` compares each
     /// pattern whole), rewritten only when a base URL occurs, and shared with its ``ResponseBody``
     /// (``ResponseBody/init(passingThrough:)``).
@@ -85,82 +85,13 @@ extension StubEngine {
         var response = linkRewriter.rewriteOnce(empty)
         var body = upstream.body
         let bases = linkRewriter.upstreamBases
-        if !LinkRewriter.isBinary(headers["Content-Type"]), StubEngine.containsAny(of: bases, in: body),
+        if !LinkRewriter.isBinary(headers["Content-Type"]), LinkRewriter.containsAny(of: bases, in: body),
             let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
         {
             body = rewritten
         }
         response.body = ResponseBody(passingThrough: body)
         return response
-    }
-
-    /// Whether any of the base URLs, or its JSON-escaped form (`https:\/\/pokeapi.co`), occurs in the bytes.
-    static func containsAny(of bases: [String], in body: Data) -> Bool {
-        let needles = bases.flatMap { base -> [Needle?] in
-            let bytes = Array(base.utf8)
-            return [Needle(bytes), Needle(LinkRewriter.escapingSlashes(bytes))]
-        }
-        return body.withUnsafeBytes { haystack in
-            // One pass per first byte: every base URL starts with `h`, so one pass finds them all.
-            Dictionary(grouping: needles.compactMap { $0 }, by: \.first).contains { first, group in
-                StubEngine.occursAny(group, startingWith: first, in: haystack)
-            }
-        }
-    }
-
-    /// A byte string to find, with its first eight bytes (fewer for a shorter one) as one little-endian word
-    /// and the mask of the bytes that word holds.
-    private struct Needle {
-        let bytes: [UInt8]
-        let first: UInt8
-        let prefix: UInt64
-        let mask: UInt64
-
-        init?(_ bytes: [UInt8]) {
-            self.bytes = bytes
-            guard let first = bytes.first else { return nil }
-            self.first = first
-            var prefix: UInt64 = 0
-            var mask: UInt64 = 0
-            for index in 0..<min(8, bytes.count) {
-                prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
-                mask |= 0xFF << (8 * UInt64(index))
-            }
-            self.prefix = prefix
-            self.mask = mask
-        }
-    }
-
-    /// Whether any of `needles`, all starting with the byte `first`, occurs in `haystack`: `memchr` finds each
-    /// `first`, the eight bytes from there loaded as one word rule out most needles, `memcmp` checks the
-    /// rest. One pass serves all the needles: a 542 KB PokeAPI body has 3,569 `h`s, and a pass per needle
-    /// (a base URL and its escaped form, for each base) stopped at each of them four times or more, 8% of a
-    /// proxied answer's CPU time. (Horspool's rule, which skips ahead by the byte under the needle's end,
-    /// took 30%: each step waits for the load before it.)
-    private static func occursAny(
-        _ needles: [Needle], startingWith first: UInt8, in haystack: UnsafeRawBufferPointer
-    ) -> Bool {
-        guard let start = haystack.baseAddress, let shortest = needles.map(\.bytes.count).min(),
-            shortest <= haystack.count
-        else { return false }
-        let last = haystack.count - shortest
-        let wordsEnd = haystack.count - 8  // the last offset an 8-byte load may start at
-        var offset = 0
-        while offset <= last {
-            guard let found = memchr(start + offset, Int32(first), last - offset + 1) else { return false }
-            offset = start.distance(to: UnsafeRawPointer(found))
-            let word =
-                offset <= wordsEnd
-                ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) : nil
-            for needle in needles where needle.bytes.count <= haystack.count - offset {
-                if let word, word & needle.mask != needle.prefix { continue }
-                if needle.bytes.withUnsafeBytes({ memcmp(start + offset, $0.baseAddress!, needle.bytes.count) }) == 0 {
-                    return true
-                }
-            }
-            offset += 1
-        }
-        return false
     }
 
     /// The answer when the upstream gave none: 502, or 504 after a timeout, with a JSON body naming the
