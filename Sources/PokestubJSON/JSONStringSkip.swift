@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The scans that run over every mapping file as it loads (comments, trailing commas) spend most of their
 /// bytes inside strings: URLs and names in PokeAPI's answers. Stepping through a string a byte at a time to
-/// its closing quote was 6% of loading the shipped stubs; `memchr` finds each candidate quote, and the run of
+/// its closing quote showed in profiles of loading the shipped stubs; `memchr` finds each candidate quote, and the run of
 /// backslashes before it says whether it is escaped (an odd number) or closes the string (RFC 8259 §7).
 package enum JSONStringSkip {
     /// The position just after the string whose opening quote is at `openingQuote`, or `bytes.count` when the

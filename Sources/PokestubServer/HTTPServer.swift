@@ -176,8 +176,8 @@ public final class HTTPServer: Sendable {
     /// room for the records of ``RequestFraming/maxQueryArguments`` query arguments (64 bytes each).
     /// libmicrohttpd 0.9.75 keeps the request line, the header fields and a record for each query argument
     /// in the pool, and loses a request whose arguments overflow it (see ``RequestFraming/maxQueryArguments``).
-    /// It is cleared for every request (`memset`, 9% of a 404's CPU time at 64 KiB), so it is no larger than
-    /// that: 72 KiB with the default 32 KiB header limit.
+    /// It is cleared for every request (`memset`), which a larger pool makes a visible cost of a 404, so it
+    /// is no larger than that: 72 KiB with the default 32 KiB header limit.
     static func connectionMemoryBytes(_ configuration: HTTPServerConfiguration) -> Int {
         let header = max(8_192, configuration.maxHeaderBytes)
         return header + header / 4 + 64 * RequestFraming.maxQueryArguments

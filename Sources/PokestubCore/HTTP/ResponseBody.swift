@@ -43,9 +43,9 @@ public final class ResponseBody: @unchecked Sendable {
     /// ``sharingThreshold`` bytes or more keeps `data` itself and serves its bytes where they are: `Data`
     /// keeps that many bytes in a reference-counted heap buffer (only up to 14 bytes live inline), this body
     /// holds a reference and never mutates it, so the buffer neither moves nor goes away while the body
-    /// lives; any other holder that mutates its copy gets a copy of its own (copy-on-write). Copying a 542 KB
-    /// upstream answer into a buffer of its own took 20% of the daemon's CPU for a proxied request, most of
-    /// it page faults on the fresh memory. A smaller body is copied into a buffer from malloc.
+    /// lives; any other holder that mutates its copy gets a copy of its own (copy-on-write). Copying a large
+    /// upstream answer into a buffer of its own would cost a proxied request its largest share of CPU, most
+    /// of it page faults on the fresh memory. A smaller body is copied into a buffer from malloc.
     public init(passingThrough data: Data) {
         count_ = data.count
         if data.count >= ResponseBody.sharingThreshold {

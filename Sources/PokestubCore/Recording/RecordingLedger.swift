@@ -7,8 +7,8 @@ struct RecordingLedger: Sendable {
     private var original: [String: UInt64?] = [:]
     private var latest: [String: UInt64] = [:]
     /// Mapping path to the bytes of its latest stub and the stub's id: parsed into the mapping only when the
-    /// mappings are asked for (``orderedMappings``), since parsing a recording with a 542 KB body on every
-    /// note took 4% of a recorded answer's CPU time.
+    /// mappings are asked for (``orderedMappings``), since parsing a recording with a large body on every
+    /// note would repeat work the answer does not need.
     private var mappings: [String: (source: StubDefinitionSource, id: UUID)] = [:]
     private var order: [String] = []
 

@@ -18,8 +18,8 @@ final class RecordingPersistence: Sendable {
         var exchange: ExchangeSignature
         var id: UUID
         /// The bytes of the stub's definition when it was made; the stub serving now must still have them.
-        /// (Compared as bytes: parsing the definition of a recording with a 542 KB body for each answer took
-        /// 8% of a recorded answer's CPU time.)
+        /// Compared as bytes: parsing the definition of a recording with a large body for each answer would cost
+        /// more than the answer.
         var definitionSource: StubDefinitionSource
         var fingerprint: UInt64
         /// The mapping file and the body file as they were right after the write: a file written or replaced
