@@ -23,7 +23,7 @@ public final class StubIndex: Sendable {
     private let references: [ServeEvent.StubReference]
     private let scenarioRules: [ScenarioRule?]
     /// Position in the winning order: 0 is tried first (lowest priority number, then added last).
-    private let rank: [Int]
+    let rank: [Int]
     private let byLiteralPath: [PathKey: PathGroup]
     private let byPrefix: [String: [Int]]
     private let unindexed: [Int]
@@ -57,15 +57,9 @@ public final class StubIndex: Sendable {
         self.stubs = stubs
         let patterns = stubs.map(\.request)
         self.patterns = patterns
-        responses = stubs.map { stub in
-            var response = stub.response.responseWithoutBodyFile
-            response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
-            if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
-            return response
-        }
+        responses = stubs.map(StubIndex.response(of:))
         templates = stubs.map(\.response.template)
-        // A template that names the body file reads it itself, per request.
-        bodyFiles = stubs.map { $0.response.template?.rendersBodyFile == true ? nil : $0.response.bodyFile }
+        bodyFiles = stubs.map(StubIndex.bodyFile(of:))
         references = stubs.map(ServeEvent.StubReference.init)
         scenarioRules = stubs.map(\.scenario)
         let order = stubs.indices.sorted { lhs, rhs in
@@ -81,21 +75,13 @@ public final class StubIndex: Sendable {
         for index in order {
             let stub = stubs[index]
             byID[stub.id] = index
-            let url = stub.request.url
-            let literal = url?.literalPath
-            let prefix = literal == nil ? url?.indexPrefix : nil
-            if let literal {
-                literalGroups[literal, default: []].append(index)
-            } else if let prefix, !prefix.isEmpty {
-                byPrefix[prefix, default: []].append(index)
-            } else {
-                unindexed.append(index)
+            let place = Placement(stub)
+            switch place.group {
+            case .literal(let literal): literalGroups[literal, default: []].append(index)
+            case .prefix(let prefix): byPrefix[prefix, default: []].append(index)
+            case .unindexed: unindexed.append(index)
             }
-            if url != nil {
-                // A literal path lives in the folder above it; a pattern in the folder its prefix names.
-                let folder = literal.map(StubIndex.folder(of:)) ?? prefix ?? ""
-                byParent[folder, default: []].append(index)
-            }
+            if let folder = place.folder { byParent[folder, default: []].append(index) }
         }
         self.rank = rank
         // One list of patterns for every group: mapping the stubs again per group made building quadratic.
@@ -106,6 +92,112 @@ public final class StubIndex: Sendable {
         self.unindexed = unindexed
         self.byParent = byParent
         self.byID = byID
+    }
+
+    private init(
+        stubs: [StubMapping], patterns: [RequestPattern], responses: [HTTPResponse], bodyFiles: [BodyFile?],
+        templates: [ResponseTemplate?], references: [ServeEvent.StubReference], scenarioRules: [ScenarioRule?],
+        rank: [Int], byLiteralPath: [PathKey: PathGroup], byPrefix: [String: [Int]], unindexed: [Int],
+        byParent: [String: [Int]], byID: [UUID: Int]
+    ) {
+        self.stubs = stubs
+        self.patterns = patterns
+        self.responses = responses
+        self.bodyFiles = bodyFiles
+        self.templates = templates
+        self.references = references
+        self.scenarioRules = scenarioRules
+        self.rank = rank
+        self.byLiteralPath = byLiteralPath
+        self.byPrefix = byPrefix
+        self.unindexed = unindexed
+        self.byParent = byParent
+        self.byID = byID
+    }
+
+    /// This index with `stub` added last, the same index `StubIndex(stubs + [stub])` builds, made from this
+    /// one: the new stub's response is prepared and its groups rebuilt, every other stub's work is kept. A
+    /// recording or an admin-added stub then costs copying the lists, not preparing every stub again.
+    ///
+    /// - Precondition: No stub here has `stub`'s id (a replacement changes more than one place; build anew).
+    public func adding(_ stub: StubMapping) -> StubIndex {
+        precondition(byID[stub.id] == nil, "adding(_:) takes a new id; build a new index to replace a stub")
+        let index = stubs.count
+        // Added last, it comes before every stub of its priority and after those of a lower number.
+        var position = 0
+        for existing in stubs where existing.priority < stub.priority { position += 1 }
+        var rank = self.rank
+        for slot in rank.indices where rank[slot] >= position { rank[slot] += 1 }
+        rank.append(position)
+        func inserted(into list: [Int]) -> [Int] {
+            var list = list
+            list.insert(index, at: list.firstIndex { self.rank[$0] >= position } ?? list.count)
+            return list
+        }
+        var patterns = self.patterns
+        patterns.append(stub.request)
+        var byLiteralPath = self.byLiteralPath
+        var byPrefix = self.byPrefix
+        var unindexed = self.unindexed
+        let place = Placement(stub)
+        switch place.group {
+        case .literal(let literal):
+            let key = PathKey(literal)
+            byLiteralPath[key] = PathGroup(inserted(into: byLiteralPath[key]?.all ?? []), patterns: patterns)
+        case .prefix(let prefix): byPrefix[prefix] = inserted(into: byPrefix[prefix] ?? [])
+        case .unindexed: unindexed = inserted(into: unindexed)
+        }
+        var byParent = self.byParent
+        if let folder = place.folder { byParent[folder] = inserted(into: byParent[folder] ?? []) }
+        var byID = self.byID
+        byID[stub.id] = index
+        return StubIndex(
+            stubs: stubs + [stub], patterns: patterns, responses: responses + [StubIndex.response(of: stub)],
+            bodyFiles: bodyFiles + [StubIndex.bodyFile(of: stub)], templates: templates + [stub.response.template],
+            references: references + [ServeEvent.StubReference(stub)], scenarioRules: scenarioRules + [stub.scenario],
+            rank: rank, byLiteralPath: byLiteralPath, byPrefix: byPrefix, unindexed: unindexed, byParent: byParent,
+            byID: byID)
+    }
+
+    /// What a stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, its body file apart.
+    private static func response(of stub: StubMapping) -> HTTPResponse {
+        var response = stub.response.responseWithoutBodyFile
+        response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
+        if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
+        return response
+    }
+
+    /// A stub's body file, added to its response at serve time; `nil` for a template that names the body file
+    /// and reads it itself, per request.
+    private static func bodyFile(of stub: StubMapping) -> BodyFile? {
+        stub.response.template?.rendersBodyFile == true ? nil : stub.response.bodyFile
+    }
+
+    /// Where a stub is indexed: by its literal path, by the literal prefix of its pattern, or tried for every
+    /// request; and the folder it is listed under for near misses (`nil` for a stub with no URL test).
+    private struct Placement {
+        enum Group {
+            case literal(String)
+            case prefix(String)
+            case unindexed
+        }
+        let group: Group
+        let folder: String?
+
+        init(_ stub: StubMapping) {
+            let url = stub.request.url
+            let literal = url?.literalPath
+            let prefix = literal == nil ? url?.indexPrefix : nil
+            if let literal {
+                group = .literal(literal)
+            } else if let prefix, !prefix.isEmpty {
+                group = .prefix(prefix)
+            } else {
+                group = .unindexed
+            }
+            // A literal path lives in the folder above it; a pattern in the folder its prefix names.
+            folder = url == nil ? nil : literal.map(StubIndex.folder(of:)) ?? prefix ?? ""
+        }
     }
 
     /// The number of stubs.

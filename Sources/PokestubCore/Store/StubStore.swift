@@ -77,6 +77,20 @@ public final class StubStore: Sendable {
         }
     }
 
+    /// Adds a stub whose id no stub has: the published index grows by it (``StubIndex/adding(_:)``) instead of
+    /// being built again, which is what keeps a recording's answer from paying for every stub served.
+    private func append(_ stub: StubMapping) -> Bool {
+        state.withLock { state in
+            guard !state.runtimeStubs.contains(where: { $0.id == stub.id }),
+                !state.fileStubs.contains(where: { $0.id == stub.id })
+            else { return false }
+            state.runtimeStubs.append(stub)
+            let index = published.withLock { $0 }.adding(stub)
+            published.withLock { $0 = index }
+            return true
+        }
+    }
+
     /// Whether body files are read at load rather than at first use.
     public let preloadBodyFiles: Bool
     /// Whether every stub's response is a template.
@@ -161,6 +175,7 @@ public final class StubStore: Sendable {
 
     /// Adds a stub, or replaces the stub with the same id.
     public func add(_ stub: StubMapping) {
+        if append(stub) { return }
         change { state in
             state.runtimeStubs.removeAll { $0.id == stub.id }
             if state.fileStubs.contains(where: { $0.id == stub.id }) { state.hiddenFileIDs.insert(stub.id) }
