@@ -145,6 +145,35 @@ struct BodyFileStoreTests {
         }
     }
 
+    @Test(
+        "a rendered name is taken where it leads once . and .. are resolved: inside __files it is served",
+        arguments: [
+            ("../__files/a.txt", "a.txt"), ("sub/../a.txt", "a.txt"), ("./sub//a.txt", "sub/a.txt"),
+            ("../__files/sub/../sub/a.txt", "sub/a.txt"),
+        ])
+    func renderedNamesInside(rendered: String, name: String) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("a", to: "__files/a.txt")
+            try directory.write("sub a", to: "__files/sub/a.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            let file = try store.bodyFile(rendered: rendered)
+            #expect(file.name == name)
+            #expect(try file.load().text == (name == "a.txt" ? "a" : "sub a"))
+        }
+    }
+
+    @Test(
+        "a rendered name that leads outside __files, or to it, is refused",
+        arguments: ["../secret.txt", "sub/../../secret.txt", "/etc/passwd", "", ".", "../__files", "a\\..\\secret.txt"])
+    func renderedNamesOutside(rendered: String) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("secret", to: "secret.txt")
+            try directory.write("a", to: "__files/a.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            #expect(throws: StubDefinitionError.self) { try store.bodyFile(rendered: rendered) }
+        }
+    }
+
     @Test("a symbolic link pointing outside __files is refused, one inside is followed")
     func symlinks() throws {
         try TemporaryDirectory.with { directory in

@@ -212,9 +212,13 @@ extension ResponseDefinition {
             if templating {
                 fileNameTemplate = try ResponseDefinition.template(fileName, keyPath: ["bodyFileName"])
             }
-            // A templated name is resolved per request; a literal one is checked now, as without templating.
+            // A templated name is resolved per request; a literal one is checked now, by the rule its stub's
+            // names follow: with templating on, where it leads (``BodyFileStore/bodyFile(rendered:)``).
             if fileNameTemplate?.isLiteral ?? true {
-                do { bodyFile = try bodyFiles.bodyFile(named: fileName) } catch {
+                do {
+                    bodyFile =
+                        try templating ? bodyFiles.bodyFile(rendered: fileName) : bodyFiles.bodyFile(named: fileName)
+                } catch {
                     throw error.nested(under: "bodyFileName")
                 }
             }
