@@ -203,17 +203,25 @@ struct BodyFileStoreTests {
         }
     }
 
-    @Test("a refused body file is a load problem naming bodyFileName")
+    @Test("a refused body file is a warning naming bodyFileName, and its stub answers 500; strictly, a problem")
     func refusedInLoader() throws {
         try TemporaryDirectory.with { directory in
             try directory.write("secret", to: "secret.txt")
             try directory.write(stubJSON("../secret.txt"), to: "mappings/escape.json")
             try directory.write(stubJSON("missing.json"), to: "mappings/missing.json")
-            let result = StubLoader(root: directory.path).load()
-            #expect(result.stubs.isEmpty)
-            #expect(result.problems.count == 2)
-            #expect(result.problems.allSatisfy { $0.message.contains("response.bodyFileName") })
-            #expect(result.problems.contains { $0.message.contains("cannot read body file __files/missing.json") })
+            let strict = StubLoader(root: directory.path, strict: true).load()
+            #expect(strict.stubs.isEmpty)
+            #expect(strict.problems.count == 2)
+            #expect(strict.problems.allSatisfy { $0.message.contains("response.bodyFileName") })
+            #expect(strict.problems.contains { $0.message.contains("cannot read body file __files/missing.json") })
+            let served = StubLoader(root: directory.path).load()
+            #expect(served.problems.isEmpty)
+            #expect(served.warnings.map(\.message) == strict.problems.map(\.message))
+            #expect(served.stubs.count == 2)
+            for stub in served.stubs {
+                #expect(stub.response.status == 500 && stub.warnings.count == 1)
+                #expect(!stub.response.body.text.contains("secret\""))
+            }
         }
     }
 

@@ -97,7 +97,10 @@ public final class BodyFileStore: Sendable {
     public func bodyFile(rendered: String) throws(StubDefinitionError) -> BodyFile {
         guard rendered.utf8.count <= BodyFileStore.maxNameBytes else { return try bodyFile(named: rendered) }
         guard let root else { return try bodyFile(named: rendered) }
-        guard !rendered.hasPrefix("/"), !rendered.contains("\0"), !rendered.contains("\\"),
+        guard !rendered.hasPrefix("/") else {
+            throw StubDefinitionError("\(rendered.debugDescription) is absolute; it must be a path inside __files")
+        }
+        guard !rendered.contains("\0"), !rendered.contains("\\"),
             let name = BodyFileStore.resolvedName(rendered, under: root.path)
         else {
             throw StubDefinitionError(
