@@ -1,9 +1,10 @@
 /// What `GET /__admin/health` reports.
 ///
-/// The JSON: `{"status": "healthy" | "degraded", "version", "mode", "baseUrl", "stubs", "journal": {"entries",
-/// "maxEntries"}, "uptimeInSeconds", "message"}`; fields this type does not name stay in ``json``.
+/// The JSON: `{"status": "healthy" | "degraded", "version", "mode", "baseUrl", "stubs", "stubWarnings",
+/// "journal": {"entries", "maxEntries"}, "uptimeInSeconds", "message"}`; fields this type does not name stay in
+/// ``json``.
 public struct HealthStatus: Sendable, Hashable {
-    /// `healthy`, or `degraded` when the last reload of the stub files failed.
+    /// `healthy`, or `degraded` when the last reload of the stub files failed or left a file out.
     public var status: String
     /// The server's version, e.g. `0.2.0`.
     public var version: String?
@@ -11,6 +12,9 @@ public struct HealthStatus: Sendable, Hashable {
     public var mode: String?
     /// The number of stubs served.
     public var stubCount: Int?
+    /// The number of warnings of the last load: problems of stubs that answer 500 naming them (a feature
+    /// pokestub lacks, a body file it cannot serve).
+    public var stubWarnings: Int?
     /// The number of entries in the request journal.
     public var journalEntries: Int?
     /// A sentence for people, when given.
@@ -33,6 +37,7 @@ public struct HealthStatus: Sendable, Hashable {
         version = json["version"]?.stringValue
         mode = json["mode"]?.stringValue
         stubCount = json["stubs"]?.intValue
+        stubWarnings = json["stubWarnings"]?.intValue
         journalEntries = json["journal"]?["entries"]?.intValue
         message = json["message"]?.stringValue
         self.json = json

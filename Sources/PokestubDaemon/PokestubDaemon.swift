@@ -32,7 +32,7 @@ public final class PokestubDaemon: Sendable {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// An address could not be bound or served (taken, not permitted, not an IP literal).
         case cannotListen(HTTPServerError)
-        /// The stub files have problems; nothing is served.
+        /// The stub root is no folder, or (with `strict`) a stub file has a problem; nothing is served.
         case stubProblems(folder: String, [StubLoadProblem])
 
         public var description: String {
@@ -95,7 +95,7 @@ public final class PokestubDaemon: Sendable {
         }
         store = StubStore(
             root: loadsStubFolder ? configuration.stubs : nil, preloadBodyFiles: configuration.preloadBodyFiles,
-            globalResponseTemplating: configuration.globalResponseTemplating)
+            globalResponseTemplating: configuration.globalResponseTemplating, strict: configuration.strict)
         // Made in every mode (a recording can start through the admin API); libcurl is set up, its threads
         // start and its connections open only with the first forwarded request, so replay never contacts the
         // upstream.
@@ -175,10 +175,13 @@ public final class PokestubDaemon: Sendable {
     /// The port the daemon listens on (the one the system picked for port 0).
     public var port: Int { server.port }
 
-    /// Loads the stub folder (unless built with ``StubFolder/none``) and starts answering.
+    /// Loads the stub folder (unless built with ``StubFolder/none``) and starts answering: every file that
+    /// loads is served, and the others are named in ``StubStore/lastReload`` (see ``StubLoader``), unless the
+    /// configuration is `strict`.
     ///
-    /// - Throws: ``Failure/stubProblems(folder:_:)`` when a stub file has problems (nothing is served),
-    ///   ``Failure/cannotListen(_:)`` when libmicrohttpd cannot start on a socket.
+    /// - Throws: ``Failure/stubProblems(folder:_:)`` when the stub root is no folder, or with `strict` when a
+    ///   stub file has a problem (nothing is served), ``Failure/cannotListen(_:)`` when libmicrohttpd cannot
+    ///   start on a socket.
     public func start() throws(Failure) {
         if loadsStubFolder {
             let report = store.reload()
@@ -193,7 +196,8 @@ public final class PokestubDaemon: Sendable {
         }
     }
 
-    /// Reads the stub folder again; on any problem the stubs being served stay (all files or none).
+    /// Reads the stub folder again: the files that load replace the stubs read before, or, with `strict`, on
+    /// any problem the stubs being served stay (all files or none).
     ///
     /// - Returns: What was loaded, or the problems.
     @discardableResult

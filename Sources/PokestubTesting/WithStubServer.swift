@@ -118,6 +118,8 @@ enum StubServerLauncher {
         configuration.stubs = stubsDirectory ?? ""
         configuration.journalMaxEntries = journalCapacity
         configuration.rewriteUpstreamLinks = false
+        // A test fails at once on any stub problem, rather than meeting a 500 or a 404 later.
+        configuration.strict = true
         let router = Locked<RoutingHandler?>(nil)
         let daemon: PokestubDaemon
         do {

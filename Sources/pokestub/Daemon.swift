@@ -69,8 +69,11 @@ final class Daemon: Sendable {
     /// file (when configured), the `pokestub listening on URL (…)` line scripts wait for, and READY to
     /// systemd. Signals are handled before any of them, so a SIGINT sent as soon as one appears is not lost.
     ///
-    /// - Throws: ``CommandFailure`` with ``ExitStatus/dataError`` when the stub files have problems (each
-    ///   listed as `path:line: message`), ``ExitStatus/unavailable`` when a socket cannot be served,
+    /// Each stub problem and warning of the load is logged as `path:line: message` (``logLoad(_:)``).
+    ///
+    /// - Throws: ``CommandFailure`` with ``ExitStatus/dataError`` when the stub root is no folder or, with
+    ///   `strict`, the stub files have problems (each listed as `path:line: message`),
+    ///   ``ExitStatus/unavailable`` when a socket cannot be served,
     ///   ``ExitStatus/cannotCreate`` when the port file cannot be written (the daemon is stopped first).
     func start() throws(CommandFailure) {
         SignalHandlers.ignoreBrokenPipes()
@@ -82,6 +85,7 @@ final class Daemon: Sendable {
             case .cannotListen: throw CommandFailure(status: .unavailable, message: error.description)
             }
         }
+        if let report = daemon.store.lastReload { logLoad(report) }
         var isFolder: ObjCBool = false
         let mappings = (configuration.stubs as NSString).appendingPathComponent("mappings")
         if !FileManager.default.fileExists(atPath: mappings, isDirectory: &isFolder) || !isFolder.boolValue {
@@ -133,6 +137,7 @@ final class Daemon: Sendable {
             notifier.ready(status: "serving \(store.index.count) stubs from \(configuration.stubs)\(state)")
         }
         if report.succeeded {
+            logLoad(report)
             logger.notice("reloaded \(report.stubCount) stubs from \(configuration.stubs) (\(trigger))")
         } else {
             for problem in report.problems { logger.error(problem.description) }
@@ -140,6 +145,20 @@ final class Daemon: Sendable {
                 "reload (\(trigger)) failed with \(report.problems.count) problem(s); still serving the previous "
                     + "\(store.index.count) stubs")
         }
+    }
+
+    /// Logs what a load that replaced the stubs left out, each as `path:line: message`: a file that did not
+    /// load as an error, a stub that answers 500 as a warning, then a line counting them.
+    ///
+    /// - Parameter report: A reload that succeeded.
+    private func logLoad(_ report: StubStore.ReloadReport) {
+        for problem in report.problems { logger.error(problem.description) }
+        for warning in report.warnings { logger.warning(warning.description) }
+        guard !report.problems.isEmpty || !report.warnings.isEmpty else { return }
+        logger.warning(
+            "serving \(report.stubCount) stubs from \(configuration.stubs): \(report.problems.count) problem(s) left "
+                + "their files out, \(report.warnings.count) warning(s) make stubs answer 500 naming them (strict "
+                + "refuses the whole tree instead)")
     }
 
     /// Blocks the calling thread until SIGINT, SIGTERM or `POST /__admin/shutdown`.

@@ -46,12 +46,19 @@ enum ServeCommand {
         Stub files are watched (--watch-stubs false turns it off): a change reloads them after 200 ms of
         quiet, exactly as SIGHUP does.
 
-        Signals: SIGHUP reloads the stubs (a broken file keeps the previous stubs serving);
+        What loads is served: a stub using a feature pokestub lacks, a template that does not parse
+        or a body file that is missing answers 500 naming its file and line, a file with any other
+        problem is left out, and each is logged at start and on reload. --strict makes the tree all
+        or nothing instead.
+
+        Signals: SIGHUP reloads the stubs (with --strict, a broken file keeps the previous stubs
+        serving);
         SIGINT and SIGTERM stop accepting, finish requests in flight, and exit 0 (in a record mode,
         after logging how many stubs are new, unchanged and changed).
 
-        Exit statuses: 0 stopped by a signal, 64 usage error, 65 stub files have problems at start,
-        69 cannot listen, 73 cannot write the port file, 78 invalid configuration.
+        Exit statuses: 0 stopped by a signal, 64 usage error, 65 no stub folder (or, with --strict,
+        stub files have problems) at start, 69 cannot listen, 73 cannot write the port file, 78
+        invalid configuration.
 
         """
 

@@ -152,11 +152,11 @@ struct CommandLineTests {
         #expect(await server.exitStatus(within: .seconds(15)) == 0)
     }
 
-    @Test("SIGHUP reloads; a broken file is logged as path:line and the previous stubs keep serving")
+    @Test("strict: SIGHUP reloads; a broken file is logged as path:line and the previous stubs keep serving")
     func sighupReload() async throws {
         let folder = try TemporaryDirectory()
         try folder.write(#"{"request": {"urlPath": "/a"}, "response": {"body": "one"}}"#, to: "stubs/mappings/a.json")
-        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+        let server = try PokestubProcess(["serve", "--port", "0", "--stubs", folder.path + "/stubs", "--strict"])
         defer { server.signal(SIGTERM) }
         let base = try await server.waitUntilListening()
         #expect(try await HTTPFetch.send(base + "/a").text == "one")
@@ -173,11 +173,42 @@ struct CommandLineTests {
         #expect(try await HTTPFetch.send(base + "/a").text == "two")
     }
 
-    @Test("serve refuses to start on broken stubs (65) and when the port is taken (69)")
+    /// WireMock 2.35 starts on a tree whose stubs call a helper it lacks and answers those with an error; a
+    /// malformed file is an error for that file only.
+    @Test("serve starts on a tree with a broken file and a stub it cannot serve, logging each; strict exits 65")
+    func servesWhatLoads() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"request": {"urlPath": "/a"}, "response": {"body": "a"}}"#, to: "stubs/mappings/a.json")
+        try folder.write(
+            #"{"request": {"urlPath": "/h"}, "response": {"body": "{{appHelper request.path}}"}}"#,
+            to: "stubs/mappings/h.json")
+        try folder.write(#"{"request": {"urlPath": "/b"}, "#, to: "stubs/mappings/b.json")
+        let stubs = folder.path + "/stubs"
+        let server = try PokestubProcess(
+            ["serve", "--port", "0", "--stubs", stubs, "--global-response-templating", "--watch-stubs", "false"])
+        defer { server.signal(SIGTERM) }
+        let base = try await server.waitUntilListening()
+        #expect(try await HTTPFetch.send(base + "/a").text == "a")
+        let helper = try await HTTPFetch.send(base + "/h")
+        #expect(helper.status == 500 && helper.text.contains(#"unsupported helper \"appHelper\""#), "\(helper.text)")
+        #expect(try await HTTPFetch.send(base + "/b").status == 404)
+        try await server.waitForError(containing: "1 problem(s) left their files out, 1 warning(s)")
+        #expect(server.stderr.contains("error: \(stubs)/mappings/b.json:1: "), "\(server.stderr)")
+        #expect(server.stderr.contains("warning: \(stubs)/mappings/h.json:1: response.body:"), "\(server.stderr)")
+
+        let strict = try await PokestubProcess.run(
+            ["serve", "--port", "0", "--stubs", stubs, "--global-response-templating"],
+            environment: ["POKESTUB_STRICT": "true"])
+        #expect(strict.status == 65, "\(strict.stderr)")
+        #expect(strict.stderr.contains("2 problem(s) in \(stubs)"), "\(strict.stderr)")
+    }
+
+    @Test("serve --strict refuses to start on broken stubs (65); serve refuses when the port is taken (69)")
     func startFailures() async throws {
         let folder = try TemporaryDirectory()
         try folder.write(#"{"request": {"urlPath": 5}}"#, to: "stubs/mappings/bad.json")
-        let broken = try await PokestubProcess.run(["serve", "--port", "0", "--stubs", folder.path + "/stubs"])
+        let broken = try await PokestubProcess.run(
+            ["serve", "--port", "0", "--stubs", folder.path + "/stubs", "--strict"])
         #expect(broken.status == 65)
         #expect(broken.stderr.contains("stubs/mappings/bad.json:1: request.urlPath: must be a string"))
 
@@ -242,11 +273,16 @@ struct CommandLineTests {
         try folder.write(
             "{\n  \"request\": {\"urlPath\": \"/y\"},\n  \"response\": {\"bodyFileName\": \"../../etc/passwd\"}\n}",
             to: "mappings/field.json")
-        let bad = try await PokestubProcess.run(["check", folder.path])
+        let bad = try await PokestubProcess.run(["check", folder.path, "--strict"])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("\(folder.path)/mappings/syntax.json:4: invalid JSON"))
         #expect(bad.stdout.contains("\(folder.path)/mappings/field.json:3: response.bodyFileName:"))
         #expect(bad.stdout.contains("2 problem(s)"))
+        // Not strict: the body file leading outside __files is a warning (WireMock answers 500 when hit).
+        let lenient = try await PokestubProcess.run(["check", folder.path])
+        #expect(lenient.status == 1)
+        #expect(lenient.stdout.contains("\(folder.path)/mappings/field.json:3: warning: response.bodyFileName:"))
+        #expect(lenient.stdout.contains("1 problem(s), 1 warning(s)"), "\(lenient.stdout)")
     }
 }
 

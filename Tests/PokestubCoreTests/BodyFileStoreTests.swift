@@ -145,6 +145,35 @@ struct BodyFileStoreTests {
         }
     }
 
+    @Test(
+        "a rendered name is taken where it leads once . and .. are resolved: inside __files it is served",
+        arguments: [
+            ("../__files/a.txt", "a.txt"), ("sub/../a.txt", "a.txt"), ("./sub//a.txt", "sub/a.txt"),
+            ("../__files/sub/../sub/a.txt", "sub/a.txt"),
+        ])
+    func renderedNamesInside(rendered: String, name: String) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("a", to: "__files/a.txt")
+            try directory.write("sub a", to: "__files/sub/a.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            let file = try store.bodyFile(rendered: rendered)
+            #expect(file.name == name)
+            #expect(try file.load().text == (name == "a.txt" ? "a" : "sub a"))
+        }
+    }
+
+    @Test(
+        "a rendered name that leads outside __files, or to it, is refused",
+        arguments: ["../secret.txt", "sub/../../secret.txt", "/etc/passwd", "", ".", "../__files", "a\\..\\secret.txt"])
+    func renderedNamesOutside(rendered: String) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("secret", to: "secret.txt")
+            try directory.write("a", to: "__files/a.txt")
+            let store = BodyFileStore(root: directory.url.appendingPathComponent("__files"))
+            #expect(throws: StubDefinitionError.self) { try store.bodyFile(rendered: rendered) }
+        }
+    }
+
     @Test("a symbolic link pointing outside __files is refused, one inside is followed")
     func symlinks() throws {
         try TemporaryDirectory.with { directory in
@@ -174,17 +203,25 @@ struct BodyFileStoreTests {
         }
     }
 
-    @Test("a refused body file is a load problem naming bodyFileName")
+    @Test("a refused body file is a warning naming bodyFileName, and its stub answers 500; strictly, a problem")
     func refusedInLoader() throws {
         try TemporaryDirectory.with { directory in
             try directory.write("secret", to: "secret.txt")
             try directory.write(stubJSON("../secret.txt"), to: "mappings/escape.json")
             try directory.write(stubJSON("missing.json"), to: "mappings/missing.json")
-            let result = StubLoader(root: directory.path).load()
-            #expect(result.stubs.isEmpty)
-            #expect(result.problems.count == 2)
-            #expect(result.problems.allSatisfy { $0.message.contains("response.bodyFileName") })
-            #expect(result.problems.contains { $0.message.contains("cannot read body file __files/missing.json") })
+            let strict = StubLoader(root: directory.path, strict: true).load()
+            #expect(strict.stubs.isEmpty)
+            #expect(strict.problems.count == 2)
+            #expect(strict.problems.allSatisfy { $0.message.contains("response.bodyFileName") })
+            #expect(strict.problems.contains { $0.message.contains("cannot read body file __files/missing.json") })
+            let served = StubLoader(root: directory.path).load()
+            #expect(served.problems.isEmpty)
+            #expect(served.warnings.map(\.message) == strict.problems.map(\.message))
+            #expect(served.stubs.count == 2)
+            for stub in served.stubs {
+                #expect(stub.response.status == 500 && stub.warnings.count == 1)
+                #expect(!stub.response.body.text.contains("secret\""))
+            }
         }
     }
 

@@ -117,11 +117,17 @@ struct ResponseTemplateStubTests {
             _ = try directory.write(
                 "{\n  \"request\": {\"urlPath\": \"/a\"},\n  \"response\": {\n    \"body\": \"{{#each request.query}}\"\n  }\n}",
                 to: "mappings/bad.json")
-            let result = StubLoader(root: directory.path, globalResponseTemplating: true).load()
+            let result = StubLoader(root: directory.path, globalResponseTemplating: true, strict: true).load()
             #expect(result.problems.count == 1)
             #expect(result.problems.first?.line == 4)
             #expect(result.problems.first?.message.contains("{{#each}} is never closed") == true)
             #expect(StubLoader(root: directory.path).load().problems.isEmpty)
+            // Not strict: WireMock compiles a template per request, so the stub loads and answers 500.
+            let served = StubLoader(root: directory.path, globalResponseTemplating: true).load()
+            #expect(served.problems.isEmpty)
+            #expect(served.warnings.first?.line == 4)
+            #expect(served.warnings.first?.message.contains("{{#each}} is never closed") == true)
+            #expect(served.stubs.count == 1 && served.stubs.first?.response.status == 500)
         }
     }
 }

@@ -11,7 +11,7 @@ struct StubFileLeniencyTests {
     private func load(_ text: String) throws -> StubLoader.Result {
         try TemporaryDirectory.with { directory in
             _ = try directory.write(text, to: "mappings/m.json")
-            return StubLoader(root: directory.path).load()
+            return StubLoader(root: directory.path, strict: true).load()
         }
     }
 
@@ -54,7 +54,7 @@ struct StubFileLeniencyTests {
         #expect(result.stubs.first?.id.uuidString.lowercased() == "0d4c2f8e-5b3a-4c1d-9e7f-2a6b8c0d1e2f")
     }
 
-    @Test("post-serve actions and a non-number insertionIndex stay errors")
+    @Test("post-serve actions and a non-number insertionIndex are refused")
     func behaviourChangingFields() throws {
         let webhook = try load(
             #"{"request": {"url": "/a"}, "postServeActions": [{"name": "webhook", "parameters": {}}]}"#)

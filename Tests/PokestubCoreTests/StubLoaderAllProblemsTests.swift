@@ -9,7 +9,7 @@ struct StubLoaderAllProblemsTests {
     private func problems(_ text: String) throws -> [StubLoadProblem] {
         try TemporaryDirectory.with { directory in
             try directory.write(text, to: "mappings/broken.json")
-            return StubLoader(root: directory.path).load().problems
+            return StubLoader(root: directory.path, strict: true).load().problems
         }
     }
 

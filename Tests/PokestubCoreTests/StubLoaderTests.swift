@@ -32,11 +32,12 @@ struct StubLoaderTests {
         }
         """#
 
-    /// Loads a tree holding `files` (path under the root → contents) and returns the result.
+    /// Loads a tree holding `files` (path under the root → contents) and returns the result, strictly: every
+    /// problem is one.
     private func load(_ files: [String: String]) throws -> StubLoader.Result {
         try TemporaryDirectory.with { directory in
             for (path, text) in files { try directory.write(text, to: path) }
-            return StubLoader(root: directory.path).load()
+            return StubLoader(root: directory.path, strict: true).load()
         }
     }
 

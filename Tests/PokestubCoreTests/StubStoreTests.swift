@@ -25,12 +25,12 @@ struct StubStoreTests {
         #expect(body(store, "/a/") == "a")
     }
 
-    @Test("a reload with any broken file keeps every previous stub and reports the problems")
+    @Test("strict: a reload with any broken file keeps every previous stub and reports the problems")
     func brokenReloadKeepsPrevious() throws {
         try TemporaryDirectory.with { directory in
             try directory.write(mapping("/a/", body: "a version 1"), to: "mappings/a.json")
             try directory.write(mapping("/b/", body: "b version 1"), to: "mappings/b.json")
-            let store = StubStore(root: directory.path)
+            let store = StubStore(root: directory.path, strict: true)
             let first = store.reload()
             #expect(first.succeeded)
             #expect(first.stubCount == 2)
@@ -150,11 +150,11 @@ struct StubStoreTests {
         }
     }
 
-    @Test("a reset that finds broken files keeps serving the previous file stubs")
+    @Test("strict: a reset that finds broken files keeps serving the previous file stubs")
     func brokenReset() throws {
         try TemporaryDirectory.with { directory in
             try directory.write(mapping("/a/", body: "file"), to: "mappings/a.json")
-            let store = StubStore(root: directory.path)
+            let store = StubStore(root: directory.path, strict: true)
             store.reload()
             try directory.write("{ broken", to: "mappings/a.json")
             let report = store.resetToFiles()

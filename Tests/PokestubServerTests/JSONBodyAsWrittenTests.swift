@@ -46,4 +46,21 @@ struct JSONBodyAsWrittenTests {
             #expect(try await server.send("GET", "/first").text == #"{"b":2,"a":1}"#)
         }
     }
+
+    /// The decision of Docs/Stubs.md ("Where pokestub differs from WireMock 2.35"): WireMock 2.35 sends no
+    /// Content-Type with a `jsonBody`; pokestub sends `application/json` unless the stub sets its own.
+    @Test("a jsonBody answer carries application/json, or the stub's own Content-Type alone")
+    func contentType() async throws {
+        try await LiveServer.with { server in
+            let plain = #"{"request": {"url": "/plain"}, "response": {"jsonBody": {"a": 1}}}"#
+            let own =
+                #"{"request": {"url": "/own"}, "response": {"headers": {"content-type": "application/vnd.api+json"}, "jsonBody": {"a": 1}}}"#
+            #expect(try await server.admin("POST", "/mappings", json: plain).0 == 201)
+            #expect(try await server.admin("POST", "/mappings", json: own).0 == 201)
+            let plainAnswer = try await server.send("GET", "/plain")
+            #expect(plainAnswer.header("Content-Type") == "application/json")
+            let ownAnswer = try await server.send("GET", "/own")
+            #expect(ownAnswer.header("Content-Type") == "application/vnd.api+json")
+        }
+    }
 }

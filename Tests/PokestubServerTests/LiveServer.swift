@@ -22,9 +22,11 @@ final class LiveServer: Sendable {
     ///   - journalCapacity: The journal size.
     ///   - threads: Server threads.
     ///   - adminAccess: The admin token and the configured host.
+    ///   - globalResponseTemplating: Every stub's response is a template.
+    ///   - strict: The stub tree is all or nothing (config `strict`).
     init(
         stubRoot: String?, journalCapacity: Int = 10_000, threads: Int? = nil, adminAccess: AdminAccess = AdminAccess(),
-        globalResponseTemplating: Bool = false
+        globalResponseTemplating: Bool = false, strict: Bool = false
     ) throws {
         self.stubRoot = stubRoot
         var configuration = Configuration()
@@ -33,6 +35,7 @@ final class LiveServer: Sendable {
         configuration.journalMaxEntries = journalCapacity
         configuration.rewriteUpstreamLinks = false
         configuration.globalResponseTemplating = globalResponseTemplating
+        configuration.strict = strict
         server = try PokestubDaemon(
             configuration: configuration, stubFolder: stubRoot == nil ? .none : .configured, threads: threads,
             adminAccess: adminAccess)
@@ -43,7 +46,7 @@ final class LiveServer: Sendable {
     /// Runs `body` with a started server and always stops it.
     static func with<T>(
         stubRoot: String? = nil, journalCapacity: Int = 10_000, threads: Int? = nil,
-        adminAccess: AdminAccess = AdminAccess(), globalResponseTemplating: Bool = false,
+        adminAccess: AdminAccess = AdminAccess(), globalResponseTemplating: Bool = false, strict: Bool = false,
         _ body: (LiveServer) async throws -> T
     ) async throws -> T {
         // Loading stubs takes a while in a debug build; it runs on a thread of its own so the few threads that
@@ -51,7 +54,7 @@ final class LiveServer: Sendable {
         let live = try await onOwnThread {
             try LiveServer(
                 stubRoot: stubRoot, journalCapacity: journalCapacity, threads: threads, adminAccess: adminAccess,
-                globalResponseTemplating: globalResponseTemplating)
+                globalResponseTemplating: globalResponseTemplating, strict: strict)
         }
         let result: T
         do {

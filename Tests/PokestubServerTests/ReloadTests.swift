@@ -9,11 +9,11 @@ struct ReloadTests {
         #"{"request": {"method": "GET", "urlPath": "\#(path)"}, "response": {"status": 200, "body": "\#(body)"}}"#
     }
 
-    @Test("a broken file keeps the previous stubs serving and health names its path and line")
+    @Test("strict: a broken file keeps the previous stubs serving and health names its path and line")
     func brokenFileKeepsPreviousStubs() async throws {
         let root = try TemporaryDirectory.stubRoot()
         try root.write(Self.mapping("/a", "first"), to: "mappings/a.json")
-        try await LiveServer.with(stubRoot: root.path) { server in
+        try await LiveServer.with(stubRoot: root.path, strict: true) { server in
             #expect(try await server.send("GET", "/a").text == "first")
 
             try root.write(Self.mapping("/a", "second"), to: "mappings/a.json")

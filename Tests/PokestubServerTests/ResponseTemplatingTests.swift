@@ -38,6 +38,44 @@ struct ResponseTemplatingTests {
         }
     }
 
+    /// WireMock 2.35 resolves a rendered name's `..` and serves it when it lands inside `__files`; it answers
+    /// 500 ("Access to file ../secret/s.json is not permitted") when it lands outside.
+    @Test("a templated bodyFileName is served where it lands: inside __files whatever its text, 500 outside")
+    func bodyFileNameLandsInside() async throws {
+        let root = try TemporaryDirectory.stubRoot(
+            mappings: [
+                "inside.json": #"""
+                {"request": {"urlPathPattern": "/pages/.*"}, "response": {"bodyFileName": "../__files{{request.url}}"}}
+                """#,
+                "outside.json": #"""
+                {"request": {"urlPathPattern": "/secret/.*"}, "response": {"bodyFileName": "..{{request.url}}"}}
+                """#,
+                "literal.json": #"""
+                {"request": {"urlPath": "/literal"}, "response": {"bodyFileName": "../__files/pages/./a.json"}}
+                """#,
+            ],
+            files: ["pages/a.json": #"{"page": "{{request.path}}"}"#])
+        defer { root.removeFolder() }
+        let secret = try root.write("secret", to: "secret/s.json")
+        try root.symlink("__files/pages/link.json", to: secret)
+        try await LiveServer.with(stubRoot: root.path, globalResponseTemplating: true) { server in
+            let inside = try await server.send("GET", "/pages/a.json")
+            #expect(inside.status == 200 && inside.text == #"{"page": "/pages/a.json"}"#, "\(inside.text)")
+            let literal = try await server.send("GET", "/literal")
+            #expect(literal.status == 200 && literal.text == #"{"page": "/literal"}"#, "\(literal.text)")
+            for path in ["/secret/s.json", "/pages/link.json"] {
+                let refused = try await server.send("GET", path)
+                #expect(refused.status == 500, "\(path): \(refused.text)")
+                #expect(try refused.json()["error"] == .string("response template failed"), "\(path)")
+                #expect(!refused.text.contains("secret\""), "\(path): \(refused.text)")
+            }
+            let outside = try await server.send("GET", "/secret/s.json")
+            #expect(outside.text.contains("leads outside once . and .. are resolved"), "\(outside.text)")
+            let linked = try await server.send("GET", "/pages/link.json")
+            #expect(linked.text.contains("outside __files (through a symbolic link)"), "\(linked.text)")
+        }
+    }
+
     @Test("a stub added through the admin API with the transformer is rendered; one without it is not")
     func perStubThroughAdmin() async throws {
         try await LiveServer.with { server in

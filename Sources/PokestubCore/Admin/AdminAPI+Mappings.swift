@@ -112,9 +112,12 @@ extension AdminAPI {
         return .json(stub.definition, status: status)
     }
 
-    /// `POST /__admin/mappings/reset`: drops runtime changes and reads the stub files again.
+    /// `POST /__admin/mappings/reset`: drops runtime changes and reads the stub files again. Answers
+    /// `{"stubs": 12}`, with `"problems"` (files left out) and `"warnings"` (stubs that answer 500) as
+    /// `path:line: message` lines when there are any.
     ///
-    /// - Throws: ``AdminError`` 422 listing the problems when a file is broken (the previous stubs keep serving).
+    /// - Throws: ``AdminError`` 422 listing the problems when the reload fails (the stub root is no folder, or a
+    ///   file is broken with `strict`; the previous stubs keep serving).
     private func resetMappings() throws(AdminError) -> HTTPResponse {
         let report = store.resetToFiles()
         guard report.succeeded else {
@@ -122,6 +125,9 @@ extension AdminAPI {
                 status: 422, title: "Stub files have problems; the previous stubs are still served",
                 detail: report.problems.map(\.description).joined(separator: "\n"))
         }
-        return .json(.object(["stubs": .integer(Int64(store.index.count))]))
+        var members: [String: JSONValue] = ["stubs": .integer(Int64(store.index.count))]
+        if !report.problems.isEmpty { members["problems"] = .array(report.problems.map { .string($0.description) }) }
+        if !report.warnings.isEmpty { members["warnings"] = .array(report.warnings.map { .string($0.description) }) }
+        return .json(.object(members))
     }
 }

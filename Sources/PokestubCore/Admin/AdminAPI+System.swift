@@ -8,18 +8,22 @@ extension AdminAPI {
         .now("POST", "reset") { api, _ in api.reset() },
     ]
 
-    /// `GET /__admin/health`: `healthy`, or `degraded` after a failed reload, with the stub count, mode,
-    /// journal size, uptime, the last reload, and the requests on slow-request threads
-    /// (`"slowRequests": {"running": 1, "waiting": 0}`, see ``SlowRequestPool``).
+    /// `GET /__admin/health`: `healthy`, or `degraded` after a reload that failed or left a file out, with the
+    /// stub count, the number of warnings of the last reload (`"stubWarnings": 2`: problems of stubs that answer
+    /// 500 naming them, see ``StubLoader``), mode, journal size, uptime, the last reload with its problems and
+    /// warnings, and the requests on slow-request threads (`"slowRequests": {"running": 1, "waiting": 0}`, see
+    /// ``SlowRequestPool``).
     private func health() -> HTTPResponse {
         let current = info
         let reload = store.lastReload
+        let degraded = reload.map { !$0.succeeded || !$0.problems.isEmpty } ?? false
         var body: [String: JSONValue] = [
-            "status": .string(reload?.succeeded == false ? "degraded" : "healthy"),
+            "status": .string(degraded ? "degraded" : "healthy"),
             "version": .string(PokestubVersion.current),
             "mode": .string(current.mode.rawValue),
             "baseUrl": .string(current.baseURL),
             "stubs": .integer(Int64(store.index.count)),
+            "stubWarnings": .integer(Int64(reload?.warnings.count ?? 0)),
             "journal": .object([
                 "entries": .integer(Int64(journal.count)), "maxEntries": .integer(Int64(journal.capacity)),
             ]),
@@ -37,11 +41,19 @@ extension AdminAPI {
                 "succeeded": .bool(reload.succeeded),
                 "stubCount": .integer(Int64(reload.stubCount)),
                 "problems": .array(reload.problems.map { .string($0.description) }),
+                "warnings": .array(reload.warnings.map { .string($0.description) }),
             ])
-            body["message"] = .string(
+            var message =
                 reload.succeeded
-                    ? "serving \(store.index.count) stubs"
-                    : "last reload failed with \(reload.problems.count) problem(s); still serving the previous stubs")
+                ? "serving \(store.index.count) stubs"
+                : "last reload failed with \(reload.problems.count) problem(s); still serving the previous stubs"
+            if reload.succeeded, !reload.problems.isEmpty {
+                message += "; \(reload.problems.count) problem(s) left their files out"
+            }
+            if !reload.warnings.isEmpty {
+                message += "; \(reload.warnings.count) warning(s): stubs that answer 500 naming what they lack"
+            }
+            body["message"] = .string(message)
         }
         return .json(.object(body))
     }

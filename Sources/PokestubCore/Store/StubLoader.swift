@@ -14,6 +14,15 @@ import PokestubLocking
 /// Body files are checked at load (inside `__files`, a regular file) and read when a request first needs them
 /// (``BodyFile``), unless ``preloadBodyFiles`` is set: then they are read now, and a stub keeps serving its
 /// body even if the file is deleted later, at the cost of holding every body in memory from the start.
+///
+/// What loads is served, and what does not is said, as WireMock 2.35 does with a tree it can start on: a stub
+/// whose only problems are ones WireMock meets when the stub is hit (``StubDefinitionError/failsWhenHit``: a
+/// feature pokestub lacks, a template that does not parse, a body file that is missing or outside `__files`)
+/// is loaded without the parts at fault and answers every request it matches with 500 naming the file, line
+/// and problem (``unservableAnswer(stub:file:problems:)``); each such problem is a warning. A file with any
+/// other problem (malformed JSON, a value out of range, an unknown field) is a problem of its own and none of
+/// its stubs load; the other files still do. With ``strict`` every warning is a problem instead, and a caller
+/// replaces nothing on any problem (all or nothing, ``StubStore``).
 public struct StubLoader: Sendable {
     /// The stub root as the user gave it; problems name files under it.
     public let root: String
@@ -21,22 +30,48 @@ public struct StubLoader: Sendable {
     public let preloadBodyFiles: Bool
     /// Whether every stub's response is a template (`globalResponseTemplating`).
     public let globalResponseTemplating: Bool
+    /// Whether a stub WireMock would load and fail only when hit is a problem rather than a warning (config
+    /// `strict`).
+    public let strict: Bool
 
     /// Creates a loader for a stub root.
-    public init(root: String, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false) {
+    ///
+    /// - Parameters:
+    ///   - root: The stub root, as the user gave it.
+    ///   - preloadBodyFiles: Read body files at load rather than at first use.
+    ///   - globalResponseTemplating: Every stub's response is a template.
+    ///   - strict: Report a stub that would answer 500 as a problem, not load it with a warning.
+    public init(
+        root: String, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false, strict: Bool = false
+    ) {
         self.root = root
         self.preloadBodyFiles = preloadBodyFiles
         self.globalResponseTemplating = globalResponseTemplating
+        self.strict = strict
     }
 
     /// What a load found.
     public struct Result: Sendable {
-        /// The stubs, files in path order and mappings in file order.
+        /// The stubs, files in path order and mappings in file order; those with ``StubMapping/warnings``
+        /// answer 500.
         public var stubs: [StubMapping]
-        /// Every problem; a load with any problem must not replace the stubs being served.
+        /// Every problem that kept a file from loading (or, when the stub root is no folder, that one), in
+        /// file order; with ``StubLoader/strict``, every warning too.
         public var problems: [StubLoadProblem]
+        /// Every problem of a stub that was loaded to answer 500 naming it, in file order; empty with
+        /// ``StubLoader/strict``.
+        public var warnings: [StubLoadProblem]
         /// How many mapping files were read.
         public var fileCount: Int
+        /// Whether the stub root is a folder. When it is not, nothing was read, and the load must not replace
+        /// the stubs being served, strict or not.
+        public var foundRoot: Bool
+    }
+
+    /// What one mapping file gave: its stubs, and the warnings of those that answer 500.
+    struct FileStubs: Sendable {
+        var stubs: [StubMapping]
+        var warnings: [StubLoadProblem]
     }
 
     /// Reads every mapping file. Never throws: each problem is collected with its file and line.
@@ -47,28 +82,30 @@ public struct StubLoader: Sendable {
         else {
             return Result(
                 stubs: [], problems: [StubLoadProblem(path: root, line: nil, message: "stub root is not a folder")],
-                fileCount: 0)
+                warnings: [], fileCount: 0, foundRoot: false)
         }
         let mappingsURL = rootURL.appendingPathComponent("mappings")
         let bodyFiles = BodyFileStore(root: rootURL.appendingPathComponent("__files"))
         var stubs: [StubMapping] = []
         var problems: [StubLoadProblem] = []
+        var warnings: [StubLoadProblem] = []
         let files = mappingFiles(in: mappingsURL)
         StubLoader.removeLeftoverTemporaryFiles(under: rootURL.appendingPathComponent("__files").path)
         // Files are parsed on every core (JSON parsing is most of a load); results keep the files' order.
-        let outcomes = Locked([Swift.Result<[StubMapping], StubLoadProblems>?](repeating: nil, count: files.count))
+        let outcomes = Locked([Swift.Result<FileStubs, StubLoadProblems>?](repeating: nil, count: files.count))
         let root = root
         let mappingsPath = mappingsURL.path
         let templating = globalResponseTemplating
+        let strict = strict
         DispatchQueue.concurrentPerform(iterations: files.count) { position in
             let relative = files[position]
             let displayPath = (root as NSString).appendingPathComponent("mappings/\(relative)")
-            let outcome: Swift.Result<[StubMapping], StubLoadProblems>
+            let outcome: Swift.Result<FileStubs, StubLoadProblems>
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: mappingsPath + "/" + relative))
                 outcome = StubLoader.parse(
                     data, source: "mappings/\(relative)", displayPath: displayPath, bodyFiles: bodyFiles,
-                    globalResponseTemplating: templating)
+                    globalResponseTemplating: templating, strict: strict)
             } catch {
                 outcome = .failure(
                     StubLoadProblems([StubLoadProblem(path: displayPath, line: nil, message: "cannot read: \(error)")]))
@@ -77,24 +114,33 @@ public struct StubLoader: Sendable {
         }
         for outcome in outcomes.withLock({ $0 }) {
             switch outcome {
-            case .success(let mappings)?: stubs += mappings
+            case .success(let file)?:
+                stubs += file.stubs
+                warnings += file.warnings
             case .failure(let found)?: problems += found.problems
             case nil: break
             }
         }
         if preloadBodyFiles {
-            for stub in stubs {
+            for (position, stub) in stubs.enumerated() {
                 guard let file = stub.response.bodyFile, !file.isLoaded else { continue }
                 do {
                     _ = try file.load()
                 } catch {
                     guard case .file(let relative) = stub.source else { continue }
                     let path = (root as NSString).appendingPathComponent(relative)
-                    problems.append(StubLoadProblem(path: path, line: nil, message: error.message))
+                    let problem = StubLoadProblem(path: path, line: nil, message: error.message)
+                    if strict {
+                        problems.append(problem)
+                    } else {
+                        let answered = StubLoadProblem(path: relative, line: nil, message: error.message)
+                        stubs[position] = StubLoader.unservable(stub, file: relative, problems: [answered])
+                        warnings.append(problem)
+                    }
                 }
             }
         }
-        return Result(stubs: stubs, problems: problems, fileCount: files.count)
+        return Result(stubs: stubs, problems: problems, warnings: warnings, fileCount: files.count, foundRoot: true)
     }
 
     /// Reads the mappings in one file's bytes.
@@ -106,11 +152,13 @@ public struct StubLoader: Sendable {
     /// - Parameters:
     ///   - source: The path relative to the stub root, from which ids of mappings without one derive.
     ///   - displayPath: The path problems name.
-    /// - Returns: The stubs, or every problem found (never empty).
+    ///   - strict: Whether a mapping WireMock would load and fail only when hit is a problem; otherwise it is
+    ///     loaded to answer 500 (``unservable(_:file:problems:)``) and its problems are warnings.
+    /// - Returns: The stubs and warnings, or every problem found (never empty), the file's warnings among them.
     static func parse(
         _ data: Data, source: String, displayPath: String, bodyFiles: BodyFileStore,
-        globalResponseTemplating: Bool = false
-    ) -> Swift.Result<[StubMapping], StubLoadProblems> {
+        globalResponseTemplating: Bool = false, strict: Bool = true
+    ) -> Swift.Result<FileStubs, StubLoadProblems> {
         // Comments become spaces, so lines stay put and the admin API's view of the file parses too.
         let data = JSONComments.blankedOut(data) ?? data
         let json: JSONValue
@@ -135,7 +183,8 @@ public struct StubLoader: Sendable {
             isList = true
         }
         var stubs: [StubMapping] = []
-        var problems: [StubLoadProblem] = []
+        // Every problem in file order, and whether its stub loads to answer 500 (a warning).
+        var found: [(problem: StubLoadProblem, isWarning: Bool)] = []
         for (position, item) in items.enumerated() {
             let idSource = items.count == 1 ? source : "\(source)#\(position)"
             let make = { (json: JSONValue) throws(StubDefinitionError) -> StubMapping in
@@ -148,17 +197,65 @@ public struct StubLoader: Sendable {
             do {
                 stubs.append(try make(item))
             } catch {
-                for error in StubLoader.problems(in: item, first: error, make) {
+                let (errors, remainder) = StubLoader.problems(in: item, first: error, make)
+                var lines: [Int?] = []
+                for error in errors {
                     // The line where the faulty field is written, found along its key path (a name such as
                     // "status" may appear earlier in the file, in another mapping or as a value).
                     let keyPath = (isList ? ["mappings", String(position)] : []) + error.keyPath
-                    let line = TextPosition.line(ofKeyPath: keyPath, in: data)
-                    let prefix = items.count == 1 ? "" : "mappings[\(position)]: "
-                    problems.append(StubLoadProblem(path: displayPath, line: line, message: prefix + error.description))
+                    lines.append(TextPosition.line(ofKeyPath: keyPath, in: data))
+                }
+                let prefix = items.count == 1 ? "" : "mappings[\(position)]: "
+                let servedAs500 = !strict && remainder != nil && errors.allSatisfy(\.failsWhenHit)
+                for (error, line) in zip(errors, lines) {
+                    let problem = StubLoadProblem(path: displayPath, line: line, message: prefix + error.description)
+                    found.append((problem, servedAs500))
+                }
+                if servedAs500, let remainder {
+                    let answered = zip(errors, lines).map { error, line in
+                        StubLoadProblem(path: source, line: line, message: prefix + error.description)
+                    }
+                    stubs.append(StubLoader.unservable(remainder, file: source, problems: answered))
                 }
             }
         }
-        return problems.isEmpty ? .success(stubs) : .failure(StubLoadProblems(problems))
+        guard found.allSatisfy(\.isWarning) else { return .failure(StubLoadProblems(found.map(\.problem))) }
+        return .success(FileStubs(stubs: stubs, warnings: found.map(\.problem)))
+    }
+
+    /// `stub` made to answer every request it matches with 500 and ``unservableAnswer(stub:file:problems:)``,
+    /// with `problems` as its ``StubMapping/warnings``: a stub WireMock 2.35 would load and fail on only
+    /// when hit. Its request pattern is the one read without the parts at fault.
+    static func unservable(_ stub: StubMapping, file: String, problems: [StubLoadProblem]) -> StubMapping {
+        var result = stub
+        result.response = ResponseDefinition(
+            status: 500, headers: HTTPHeaders([("Content-Type", "application/json")]),
+            body: ResponseBody(
+                unservableAnswer(stub: stub, file: file, problems: problems).serialized(pretty: false)))
+        result.warnings = problems
+        return result
+    }
+
+    /// The answer of a stub loaded with problems WireMock 2.35 meets only when it is hit, naming the mapping
+    /// file (relative to the stub root), the line and the problem, and every problem when there are several:
+    ///
+    /// ```json
+    /// {"status": 500, "error": "stub not servable",
+    ///  "stub": "…id…", "file": "mappings/orders.json", "line": 7,
+    ///  "message": "response.body: response template: template line 1: unsupported helper \"myHelper\" in …",
+    ///  "problems": ["mappings/orders.json:7: response.body: …"]}
+    /// ```
+    static func unservableAnswer(stub: StubMapping, file: String, problems: [StubLoadProblem]) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "status": .integer(500),
+            "error": .string("stub not servable"),
+            "stub": .string(stub.id.uuidString.lowercased()), "file": .string(file),
+            "line": problems.first?.line.map { .integer(Int64($0)) } ?? .null,
+            "message": .string(problems.first?.message ?? ""),
+            "problems": .array(problems.map { .string($0.description) }),
+        ]
+        if let name = stub.name { members["name"] = .string(name) }
+        return .object(members)
     }
 
     /// The stub in the bytes of a mapping file of one mapping, read exactly as ``load()`` reads the file at
@@ -178,13 +275,13 @@ public struct StubLoader: Sendable {
     ) throws(StubDefinitionError) -> StubMapping {
         switch parse(
             data, source: path, displayPath: path, bodyFiles: bodyFiles,
-            globalResponseTemplating: globalResponseTemplating)
+            globalResponseTemplating: globalResponseTemplating, strict: true)
         {
-        case .success(let stubs):
-            guard stubs.count == 1 else {
-                throw StubDefinitionError("\(path) would hold \(stubs.count) mappings, not one")
+        case .success(let file):
+            guard file.stubs.count == 1 else {
+                throw StubDefinitionError("\(path) would hold \(file.stubs.count) mappings, not one")
             }
-            return stubs[0]
+            return file.stubs[0]
         case .failure(let found):
             let problems = found.problems.map { problem in
                 (problem.line.map { "line \($0): " } ?? "") + problem.message
@@ -199,21 +296,25 @@ public struct StubLoader: Sendable {
     /// A problem the removal itself causes (a field of which a removed one was a part, such as a pattern left
     /// empty, or `request` now missing) is not reported: it would only repeat the one before. A field inside an
     /// array is blamed on the whole array, so the positions of the problems reported stay those of the file.
+    ///
+    /// - Returns: The problems, and the stub read without the faulty fields when it finally reads (`nil` when
+    ///   no field was left to blame).
     static func problems(
         in mapping: JSONValue, first: StubDefinitionError,
         _ make: (JSONValue) throws(StubDefinitionError) -> StubMapping
-    ) -> [StubDefinitionError] {
+    ) -> (problems: [StubDefinitionError], remainder: StubMapping?) {
         var found = [first]
         var removed: [[String]] = []
         var current = mapping
         var error = first
+        var remainder: StubMapping?
         for _ in 0..<100 {
             let path = StubLoader.removablePath(error.keyPath)
             guard !path.isEmpty, let smaller = StubLoader.removing(path[...], from: current) else { break }
             removed.append(path)
             current = smaller
             do {
-                _ = try make(current)
+                remainder = try make(current)
                 break
             } catch let next {
                 error = next
@@ -222,7 +323,7 @@ public struct StubLoader: Sendable {
                 found.append(next)
             }
         }
-        return found
+        return (found, remainder)
     }
 
     /// The key path cut at its first array position (`bodyPatterns[1]` and the like).

@@ -32,12 +32,16 @@ public final class StubStore: Sendable {
     public struct ReloadReport: Sendable {
         /// When the reload ran.
         public var at: Date
-        /// Whether the new set replaced the old one.
+        /// Whether the new set replaced the old one: always, unless the stub root is no folder or, with
+        /// ``StubStore/strict``, any file has a problem.
         public var succeeded: Bool
         /// The number of stubs read from files (0 when the reload failed).
         public var stubCount: Int
-        /// The problems found; non-empty exactly when the reload failed.
+        /// The problems found: files that did not load, or why the reload failed.
         public var problems: [StubLoadProblem]
+        /// The problems of stubs loaded to answer 500 naming them (``StubLoader``); empty with
+        /// ``StubStore/strict``, where each is one of ``problems``.
+        public var warnings: [StubLoadProblem]
     }
 
     /// Creates a store. Call ``reload()`` to read the stub root.
@@ -47,10 +51,15 @@ public final class StubStore: Sendable {
     ///   - preloadBodyFiles: Read every body file at load instead of at first use (see ``StubLoader``).
     ///   - globalResponseTemplating: Every stub's response is a template, from files and the admin API alike
     ///     (`globalResponseTemplating`, WireMock's `--global-response-templating`).
-    public init(root: String?, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false) {
+    ///   - strict: All or nothing (config `strict`): a reload with any problem, a stub WireMock would load and
+    ///     fail on only when hit included, replaces nothing. Otherwise a reload serves every file that loads.
+    public init(
+        root: String?, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false, strict: Bool = false
+    ) {
         self.root = root
         self.preloadBodyFiles = preloadBodyFiles
         self.globalResponseTemplating = globalResponseTemplating
+        self.strict = strict
         writer = root.map {
             RecordingWriter(root: URL(fileURLWithPath: $0), globalResponseTemplating: globalResponseTemplating)
         }
@@ -95,6 +104,8 @@ public final class StubStore: Sendable {
     public let preloadBodyFiles: Bool
     /// Whether every stub's response is a template.
     public let globalResponseTemplating: Bool
+    /// Whether a reload with any problem replaces nothing (config `strict`).
+    public let strict: Bool
 
     /// The current set of stubs.
     public var index: StubIndex {
@@ -106,8 +117,10 @@ public final class StubStore: Sendable {
         state.withLock { $0.lastReload }
     }
 
-    /// Reads the stub root again. When any file has a problem, the stubs being served stay as they were
-    /// (all files or none: never a mix of old and new).
+    /// Reads the stub root again. The files that load replace the stubs read from files before, each file
+    /// with a problem left out and named in the report (``StubLoader``); with ``strict``, when any file has a
+    /// problem, the stubs being served stay as they were (all files or none: never a mix of old and new).
+    /// When the stub root is no folder, they stay in either case.
     ///
     /// - Returns: What happened; the problems name each file and line.
     @discardableResult
@@ -117,23 +130,25 @@ public final class StubStore: Sendable {
 
     /// Reads the stub root again, as ``reload()``, and lets the files' copies of the stubs with these ids replace
     /// their runtime copies even where those replaced a file stub: what `POST /__admin/mappings/save` does once
-    /// it has written them. On any problem nothing changes, and the runtime stubs keep serving.
+    /// it has written them. When the reload fails nothing changes, and the runtime stubs keep serving.
     ///
     /// - Parameter ids: The ids of runtime stubs just written under `mappings/`.
     /// - Returns: What happened.
     @discardableResult
     public func reload(adopting ids: Set<UUID>) -> ReloadReport {
         guard let root else {
-            let report = ReloadReport(at: Date(), succeeded: true, stubCount: 0, problems: [])
+            let report = ReloadReport(at: Date(), succeeded: true, stubCount: 0, problems: [], warnings: [])
             state.withLock { $0.lastReload = report }
             return report
         }
         let result = StubLoader(
-            root: root, preloadBodyFiles: preloadBodyFiles, globalResponseTemplating: globalResponseTemplating
+            root: root, preloadBodyFiles: preloadBodyFiles, globalResponseTemplating: globalResponseTemplating,
+            strict: strict
         ).load()
+        let replaces = result.foundRoot && (!strict || result.problems.isEmpty)
         let report = ReloadReport(
-            at: Date(), succeeded: result.problems.isEmpty, stubCount: result.problems.isEmpty ? result.stubs.count : 0,
-            problems: result.problems)
+            at: Date(), succeeded: replaces, stubCount: replaces ? result.stubs.count : 0, problems: result.problems,
+            warnings: result.warnings)
         change { state in
             state.lastReload = report
             guard report.succeeded else { return ((), false) }

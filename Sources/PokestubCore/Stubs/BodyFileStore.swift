@@ -84,6 +84,52 @@ public final class BodyFileStore: Sendable {
         }
     }
 
+    /// The body file a templated `bodyFileName` names: the rendered text with `.`, `..` and empty components
+    /// resolved as path text, the way WireMock 2.35 resolves it (`"../__files{{request.url}}"` rendered for
+    /// `/pages/1.json` names `pages/1.json`), then checked as ``bodyFile(named:)`` checks a name, symbolic
+    /// links followed. Where the text leads decides, not what it holds: `..` that stays inside `__files` is
+    /// fine, one that leaves it is refused.
+    ///
+    /// - Parameter rendered: The rendered name, relative to `__files/`.
+    /// - Throws: ``StubDefinitionError`` when the name is longer than ``maxNameBytes``, absolute (WireMock
+    ///   2.35 refuses those too), holds a NUL or a backslash, leads outside `__files` once resolved, or names
+    ///   no regular file inside it (a symbolic link out of it included).
+    public func bodyFile(rendered: String) throws(StubDefinitionError) -> BodyFile {
+        guard rendered.utf8.count <= BodyFileStore.maxNameBytes else { return try bodyFile(named: rendered) }
+        guard let root else { return try bodyFile(named: rendered) }
+        guard !rendered.hasPrefix("/") else {
+            throw StubDefinitionError("\(rendered.debugDescription) is absolute; it must be a path inside __files")
+        }
+        guard !rendered.contains("\0"), !rendered.contains("\\"),
+            let name = BodyFileStore.resolvedName(rendered, under: root.path)
+        else {
+            throw StubDefinitionError(
+                "\(rendered.debugDescription) must be a relative path inside __files (it leads outside once "
+                    + ". and .. are resolved)")
+        }
+        return try bodyFile(named: name)
+    }
+
+    /// `name` relative to `folder` once `.`, `..` and empty components are resolved as path text, or `nil`
+    /// when that leads outside `folder` or to `folder` itself.
+    ///
+    /// - Parameters:
+    ///   - name: A relative path.
+    ///   - folder: An absolute path without `.`, `..` or a trailing `/` (a standardised file URL's path).
+    static func resolvedName(_ name: String, under folder: String) -> String? {
+        let base = folder.split(separator: "/")
+        var components = base
+        for component in name.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": if !components.isEmpty { components.removeLast() }
+            default: components.append(component)
+            }
+        }
+        guard components.count > base.count, components.starts(with: base) else { return nil }
+        return components[base.count...].joined(separator: "/")
+    }
+
     /// The path of `name` with symbolic links resolved, checked to lie inside `__files`, and its `stat`.
     ///
     /// Its folder is resolved once per store (`realpath` reads each component of a path as a link: 5,500

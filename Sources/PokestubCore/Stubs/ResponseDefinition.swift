@@ -113,7 +113,7 @@ extension ResponseDefinition {
                 guard name == ResponseDefinition.responseTemplateTransformer else {
                     throw StubDefinitionError(
                         "unsupported transformer \(name.debugDescription) (supported: response-template)",
-                        keyPath: ["transformers"])
+                        keyPath: ["transformers"], failsWhenHit: true)
                 }
                 templating = true
             }
@@ -212,10 +212,14 @@ extension ResponseDefinition {
             if templating {
                 fileNameTemplate = try ResponseDefinition.template(fileName, keyPath: ["bodyFileName"])
             }
-            // A templated name is resolved per request; a literal one is checked now, as without templating.
+            // A templated name is resolved per request; a literal one is checked now, by the rule its stub's
+            // names follow: with templating on, where it leads (``BodyFileStore/bodyFile(rendered:)``).
             if fileNameTemplate?.isLiteral ?? true {
-                do { bodyFile = try bodyFiles.bodyFile(named: fileName) } catch {
-                    throw error.nested(under: "bodyFileName")
+                do {
+                    bodyFile =
+                        try templating ? bodyFiles.bodyFile(rendered: fileName) : bodyFiles.bodyFile(named: fileName)
+                } catch {
+                    throw error.nested(under: "bodyFileName").failingWhenHit()
                 }
             }
         }
@@ -229,10 +233,10 @@ extension ResponseDefinition {
         if let faultName = try object.string("fault") {
             guard let fault = HTTPResponse.Fault(rawValue: faultName) else {
                 let names = HTTPResponse.Fault.allCases.map(\.rawValue).joined(separator: ", ")
-                let what =
-                    WireMockFeatures.refusal(faultName, in: WireMockFeatures.faults)
-                    ?? "unsupported fault \(faultName.debugDescription)"
-                throw StubDefinitionError("\(what) (supported: \(names))", keyPath: ["fault"])
+                let refusal = WireMockFeatures.refusal(faultName, in: WireMockFeatures.faults)
+                let what = refusal ?? "unsupported fault \(faultName.debugDescription)"
+                throw StubDefinitionError(
+                    "\(what) (supported: \(names))", keyPath: ["fault"], failsWhenHit: refusal != nil)
             }
             self.fault = fault
         }
@@ -252,7 +256,8 @@ extension ResponseDefinition {
     /// Parses a template, or throws a stub error at `keyPath` naming the template line and the mustache.
     private static func template(_ text: String, keyPath: [String]) throws(StubDefinitionError) -> Template {
         do { return try Template(text) } catch {
-            throw StubDefinitionError("response template: \(error.description)", keyPath: keyPath)
+            throw StubDefinitionError(
+                "response template: \(error.description)", keyPath: keyPath, failsWhenHit: true)
         }
     }
 }

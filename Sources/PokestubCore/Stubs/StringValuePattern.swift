@@ -178,13 +178,12 @@ extension StringValuePattern {
         let present = StringValuePattern.operators.filter { object.keys.contains($0) }
         guard present.count == 1, let name = present.first else {
             if present.isEmpty {
-                let found =
-                    object.keys.sorted().first.map {
-                        WireMockFeatures.refusal($0, in: WireMockFeatures.matchers) ?? "unsupported matcher \"\($0)\""
-                    } ?? "empty pattern"
+                let first = object.keys.sorted().first
+                let refusal = first.flatMap { WireMockFeatures.refusal($0, in: WireMockFeatures.matchers) }
+                let found = refusal ?? first.map { "unsupported matcher \"\($0)\"" } ?? "empty pattern"
                 throw StubDefinitionError(
                     "\(found) (supported: \(StringValuePattern.operators.joined(separator: ", ")))",
-                    keyPath: object.keys.sorted().first.map { [$0] } ?? [])
+                    keyPath: first.map { [$0] } ?? [], failsWhenHit: refusal != nil)
             }
             throw StubDefinitionError("a pattern takes exactly one of \(present.joined(separator: ", "))")
         }

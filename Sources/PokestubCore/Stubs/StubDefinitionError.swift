@@ -4,11 +4,24 @@ public struct StubDefinitionError: Error, Sendable, Hashable, CustomStringConver
     public var keyPath: [String]
     /// What is wrong.
     public var message: String
+    /// Whether WireMock 2.35 loads a mapping with this problem and fails only when its stub is hit: a feature
+    /// pokestub lacks (``WireMockFeatures``, a transformer other than `response-template`), a response template
+    /// that does not parse (WireMock compiles templates per request), or a body file pokestub cannot serve
+    /// (missing, absolute, outside `__files`; WireMock reads body files per request). Unless `strict`, the
+    /// loader loads such a stub and it answers 500 naming the problem (``StubLoader``); any other problem
+    /// keeps its file from loading, as it keeps WireMock from starting.
+    public var failsWhenHit: Bool
 
     /// Creates an error at the root of the mapping.
-    public init(_ message: String, keyPath: [String] = []) {
+    ///
+    /// - Parameters:
+    ///   - message: What is wrong.
+    ///   - keyPath: Where, from the mapping's root.
+    ///   - failsWhenHit: Whether WireMock loads the mapping and fails only when it is hit (``failsWhenHit``).
+    public init(_ message: String, keyPath: [String] = [], failsWhenHit: Bool = false) {
         self.message = message
         self.keyPath = keyPath
+        self.failsWhenHit = failsWhenHit
     }
 
     /// The key path joined with dots.
@@ -20,7 +33,12 @@ public struct StubDefinitionError: Error, Sendable, Hashable, CustomStringConver
 
     /// The same error seen from an enclosing key.
     func nested(under key: String) -> StubDefinitionError {
-        StubDefinitionError(message, keyPath: [key] + keyPath)
+        StubDefinitionError(message, keyPath: [key] + keyPath, failsWhenHit: failsWhenHit)
+    }
+
+    /// The same error, as one WireMock 2.35 loads the mapping with and fails on only when it is hit.
+    func failingWhenHit() -> StubDefinitionError {
+        StubDefinitionError(message, keyPath: keyPath, failsWhenHit: true)
     }
 }
 
@@ -83,7 +101,7 @@ struct StrictObject {
     func rejectUnknown(supported: [String]) throws(StubDefinitionError) {
         if let unknown = members.keys.sorted().first(where: { !consumed.contains($0) }) {
             if let refusal = WireMockFeatures.refusal(unknown, in: WireMockFeatures.fields) {
-                throw StubDefinitionError(refusal, keyPath: [unknown])
+                throw StubDefinitionError(refusal, keyPath: [unknown], failsWhenHit: true)
             }
             throw StubDefinitionError(
                 "unsupported field \"\(unknown)\" (supported here: \(supported.joined(separator: ", ")))",

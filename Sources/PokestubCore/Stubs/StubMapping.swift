@@ -49,6 +49,11 @@ public struct StubMapping: Sendable {
     /// What the stub holds of the daemon's ``MemoryBudget`` (a stub added through the admin API), given back
     /// when the last copy of the stub is gone.
     var memoryCharge: MemoryCharge?
+    /// The problems that keep the stub from answering as its mapping file says, each naming the file relative
+    /// to the stub root and the line: a feature pokestub lacks, a template that does not parse, a body file it
+    /// cannot serve. When there are any, the stub answers every request it matches with 500 naming them (see
+    /// ``StubLoader``); empty for a stub served as written.
+    public internal(set) var warnings: [StubLoadProblem] = []
 
     /// The JSON the stub was read from, with `id` and `uuid` filled in: what the admin API shows. Parsed from
     /// ``definitionSource`` on each use.
@@ -135,7 +140,7 @@ extension StubMapping {
             guard isEmpty else {
                 throw StubDefinitionError(
                     WireMockFeatures.prefix + "post-serve actions (webhooks); only an empty list is accepted",
-                    keyPath: ["postServeActions"])
+                    keyPath: ["postServeActions"], failsWhenHit: true)
             }
         }
         guard let requestJSON = object.take("request") else {

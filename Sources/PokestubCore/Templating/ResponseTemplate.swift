@@ -112,15 +112,19 @@ public final class ResponseTemplate: Sendable {
         if let body { result.body = ResponseBody(try body.render(model, budget: &budget)) }
         if let bodyFileName {
             let name = try bodyFileName.render(model, budget: &budget)
+            let file: BodyFile
             let content: ResponseBody
-            do { content = try bodyFiles.bodyFile(named: name).load() } catch {
+            do {
+                file = try bodyFiles.bodyFile(rendered: name)
+                content = try file.load()
+            } catch {
                 // A rendered name may be megabytes long: the message quotes its start.
                 let shown =
                     name.utf8.count > 200
                     ? String(name.prefix(100)).debugDescription + "…" : name.debugDescription
                 throw TemplateRenderError("bodyFileName \(shown): \(error.message)")
             }
-            let template = try fileTemplate(named: name, content: content)
+            let template = try fileTemplate(named: file.name, content: content)
             if let template {
                 result.body = ResponseBody(try template.render(model, budget: &budget))
             } else {

@@ -52,6 +52,12 @@ public struct Configuration: Sendable, Equatable {
     /// Whether every stub's response is a WireMock response template, not only those with
     /// `"transformers": ["response-template"]` (WireMock's `--global-response-templating`).
     public var globalResponseTemplating = false
+    /// Whether the stub tree is all or nothing: any problem of any file, a stub WireMock 2.35 would load and
+    /// fail on only when hit included, stops `serve` from starting and keeps a reload from replacing the stubs
+    /// being served. Otherwise (the default, as WireMock serves a tree) every file that loads is served, a stub
+    /// using a feature pokestub lacks or a body file it cannot serve answers 500 naming it, and a file with
+    /// any other problem is left out; each is logged and counted by `GET /__admin/health` (``StubLoader``).
+    public var strict = false
     /// The bearer token admin requests must carry (`Authorization: Bearer …`), or `nil`.
     public var adminToken: String?
     /// The file ``Configuration/resolve(configFile:environment:flags:workingDirectory:)`` reads ``adminToken``

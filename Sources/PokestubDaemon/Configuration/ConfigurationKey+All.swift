@@ -42,6 +42,11 @@ extension ConfigurationKey {
             "recorded bodies larger than this many bytes are written to __files/"),
         .boolean("watchStubs", \.watchStubs, "reload when stub files change"),
         .boolean(
+            "strict", \.strict, isSwitch: true,
+            note: "serve what loads: a stub pokestub cannot serve answers 500 naming why, a broken file is left out",
+            "all or nothing: any stub problem stops serve from starting, and a reload with one keeps the last good stubs"
+        ),
+        .boolean(
             "preloadBodyFiles", \.preloadBodyFiles, note: "`__files/` bodies are read at first use",
             "read __files/ bodies at load, not at first use, so a deleted body file keeps serving"),
         .boolean(
