@@ -5,8 +5,10 @@ import Foundation
 public typealias FailureAttachmentRecorder = @Sendable ([FailureAttachment]) async -> Void
 
 extension PokestubAdminClient {
-    /// The most journal entries a failure's attachments hold: the newest 500.
-    public static let failureJournalLimit = 500
+    /// The most journal entries a failure's attachments hold: the newest 100, as many as the server explains
+    /// near misses for by default. The HAR log carries their response bodies (PokeAPI's pokemon are up to 300 KB
+    /// each), within what the journal keeps of them (`journal.maxResponseBodyBytes`, 64 MiB by default).
+    public static let failureJournalLimit = 100
 
     /// The files that explain a failed check, for a test report.
     ///

@@ -122,6 +122,28 @@ struct FailureAttachmentsTests {
         }
     }
 
+    @Test("the journal attached is the newest failureJournalLimit entries, in JSON and in HAR alike")
+    func journalLimit() async throws {
+        try await withStubServer(mappings: [Self.pikachu]) { server in
+            let limit = PokestubAdminClient.failureJournalLimit
+            for id in 0..<(limit + 2) { _ = try await HTTPFetch.send(server.url("/api/v2/type/\(id)/")) }
+            let received = Received()
+            let admin = server.admin.recordingFailureAttachments(with: received.recorder)
+            await #expect(throws: PokestubClientError.self) { try await admin.verify(.get("/api/v2/pokemon/1/")) }
+            let attachments = try #require(received.all.first)
+            let journal = try JSONValue(
+                parsing: try #require(attachments.first { $0.name == "pokestub-journal.json" }).data)
+            let urls = journal["requests"]?.arrayValue?.compactMap { $0["request"]?["url"]?.stringValue } ?? []
+            #expect(urls.count == limit)
+            #expect(urls.first == "/api/v2/type/\(limit + 1)/")
+            #expect(urls.last == "/api/v2/type/2/")
+            let har = try JSONValue(parsing: try #require(attachments.first { $0.name == "pokestub-journal.har" }).data)
+            let entries = har["log"]?["entries"]?.arrayValue ?? []
+            #expect(entries.count == limit)
+            #expect(entries.first?["request"]?["url"]?.stringValue?.hasSuffix("/api/v2/type/2/") == true)
+        }
+    }
+
     @Test("errors other than a failed check have no attachments")
     func otherErrors() async throws {
         let admin = PokestubAdminClient(baseURL: URL(string: "http://127.0.0.1:9")!)
