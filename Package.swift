@@ -15,8 +15,10 @@ let package = Package(
         .executable(name: "pokestub", targets: ["pokestub"]),
         .library(name: "PokemonClient", targets: ["PokemonClient"]),
         .library(name: "PokestubClient", targets: ["PokestubClient"]),
-        // For test targets only: it links XCTest, which an app target cannot link (an app that links it fails to
-        // build, whatever `#if canImport(XCTest)` says), so it is a product of its own beside PokestubClient.
+        // For test targets only: it links XCTest, which an app target cannot link, and `#if canImport(XCTest)`
+        // does not keep it out of an app's build in Xcode (reported in
+        // https://forums.swift.org/t/xcode-not-respecting-canimport-xctest/46826), so it is a product of its own
+        // beside PokestubClient.
         .library(name: "PokestubXCTest", targets: ["PokestubXCTest"]),
         .library(name: "PokestubTesting", targets: ["PokestubTesting"]),
         .library(name: "PokestubDaemon", targets: ["PokestubDaemon"]),
