@@ -15,6 +15,11 @@ let package = Package(
         .executable(name: "pokestub", targets: ["pokestub"]),
         .library(name: "PokemonClient", targets: ["PokemonClient"]),
         .library(name: "PokestubClient", targets: ["PokestubClient"]),
+        // For test targets only: it links XCTest, which an app target cannot link, and `#if canImport(XCTest)`
+        // does not keep it out of an app's build in Xcode (reported in
+        // https://forums.swift.org/t/xcode-not-respecting-canimport-xctest/46826), so it is a product of its own
+        // beside PokestubClient.
+        .library(name: "PokestubXCTest", targets: ["PokestubXCTest"]),
         .library(name: "PokestubTesting", targets: ["PokestubTesting"]),
         .library(name: "PokestubDaemon", targets: ["PokestubDaemon"]),
     ],
@@ -72,6 +77,9 @@ let package = Package(
         // Libraries for app and test code. Foundation (and PokestubLocking) only, so they build for iOS and macOS too.
         .target(name: "PokemonClient", dependencies: ["PokestubLocking"], swiftSettings: swiftSettings),
         .target(name: "PokestubClient", dependencies: ["PokestubJSON"], swiftSettings: swiftSettings),
+        // XCTest attachments for PokestubClient's failed checks, on Apple platforms (XCTAttachment); empty
+        // elsewhere (swift-corelibs-xctest has no attachments). Test targets only, as its product says.
+        .target(name: "PokestubXCTest", dependencies: ["PokestubClient"], swiftSettings: swiftSettings),
         // In-process server for Linux and macOS tests.
         .target(
             name: "PokestubTesting",

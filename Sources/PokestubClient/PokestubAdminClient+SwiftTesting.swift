@@ -15,6 +15,9 @@
         /// this method is for Swift Testing tests that want the failure at the line that checks. Outside a Swift
         /// Testing test (XCTest, a script) there is nowhere to record an issue, so it throws as `verify` does.
         ///
+        /// A wrong count is also explained in attachments of the test, as ``verify(_:_:file:line:)`` explains it
+        /// (``failureAttachments(for:)``: the report, and the journal as JSON and HAR), with Swift 6.2 and later.
+        ///
         /// - Parameters:
         ///   - expected: The expected count, e.g. `.exactly(1)`, `.atLeast(2)` or `.never`.
         ///   - pattern: The request pattern.
@@ -65,7 +68,8 @@
         /// try await admin.expectRequests(.atLeast(1), .get("/api/v2/pokemon/25/"), timeout: .seconds(5))
         /// ```
         ///
-        /// Outside a Swift Testing test it throws the timeout, as `waitForRequests` does.
+        /// Outside a Swift Testing test it throws the timeout, as `waitForRequests` does. A timeout is explained in
+        /// attachments first (``failureAttachments(for:)``), with Swift 6.2 and later.
         ///
         /// - Parameters:
         ///   - expected: How many to wait for; `.atLeast(1)` waits for the first.
@@ -86,12 +90,31 @@
                 return true
             } catch {
                 let located = error.calledAt(sourceLocation.callSite)
-                guard case .timedOut = located, Test.current != nil else { throw located }
+                guard case .timedOut = located else { throw located }
+                await recordFailureAttachments(for: located)
+                guard Test.current != nil else { throw located }
                 Issue.record(located, sourceLocation: sourceLocation)
                 return false
             }
         }
     }
+
+    #if compiler(>=6.2)
+        extension PokestubAdminClient {
+            /// Records what explains a failed check as attachments of the running Swift Testing test
+            /// (`Attachment.record(_:named:sourceLocation:)`, Swift Testing 6.2; `swift test --attachments-path
+            /// DIR` writes them to DIR, Xcode shows them in the test report), or `nil` outside a Swift Testing
+            /// test.
+            static var swiftTestingAttachmentRecorder: FailureAttachmentRecorder? {
+                guard Test.current != nil else { return nil }
+                return { attachments in
+                    for attachment in attachments {
+                        Attachment.record([UInt8](attachment.data), named: attachment.name)
+                    }
+                }
+            }
+        }
+    #endif
 
     extension SourceLocation {
         /// The call site a failure report names: the full path of the file (`#filePath`) and the line.

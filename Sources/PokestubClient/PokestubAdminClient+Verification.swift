@@ -49,6 +49,10 @@ extension PokestubAdminClient {
     /// differ from the pattern only in the trailing `/` (asked of the server with the `/` added or removed), the
     /// failure leads with that (``VerificationFailure/trailingSlashOnly``).
     ///
+    /// Before it throws, what explains the failure (``failureAttachments(for:)``: the report, and the journal as
+    /// JSON and HAR) is recorded as attachments of the running Swift Testing test (Swift 6.2 and later), and
+    /// handed to the client's recorder (``recordingFailureAttachments(with:)``) when it has one.
+    ///
     /// - Parameters:
     ///   - expected: The expected count, e.g. `.exactly(1)`, `.atLeast(2)` or `.never`.
     ///   - pattern: The request pattern.
@@ -65,6 +69,7 @@ extension PokestubAdminClient {
         guard !expected.isSatisfied(by: count) else { return }
         var failure = await explainFailure(expected: expected, actualCount: count, pattern: pattern)
         failure.callSite = CallSite(file: file, line: line)
+        await recordFailureAttachments(for: .verificationFailed(failure))
         throw .verificationFailed(failure)
     }
 

@@ -34,7 +34,8 @@ extension PokestubAdminClient {
     ///   the timeout passes first; its description starts with the call's file and line
     ///   (`ListScreenTests.swift:42: timed out after 5.0 seconds waiting for …`) and lists the closest requests
     ///   and how each differs from the pattern (`method: expected "GET", got "POST"`). Other
-    ///   ``PokestubClientError``s from the server, e.g. 409 when its journal is off. In a Swift Testing test,
+    ///   ``PokestubClientError``s from the server, e.g. 409 when its journal is off. A timeout is explained
+    ///   in attachments first, as a failed ``verify(_:_:file:line:)`` is. In a Swift Testing test,
     ///   `expectRequests(_:_:timeout:pollInterval:sourceLocation:)` records the timeout as an issue at the call
     ///   instead.
     @discardableResult
@@ -45,7 +46,9 @@ extension PokestubAdminClient {
         do {
             return try await waitForMatchingRequests(expected, pattern, timeout: timeout, pollInterval: pollInterval)
         } catch {
-            throw error.calledAt(CallSite(file: file, line: line))
+            let located = error.calledAt(CallSite(file: file, line: line))
+            if case .timedOut = located { await recordFailureAttachments(for: located) }
+            throw located
         }
     }
 

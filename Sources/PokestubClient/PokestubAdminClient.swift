@@ -67,6 +67,8 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// The secret of the session this client acts on, sent as `Pokestub-Session-Secret`, or `nil`. Kept out
     /// of ``description``.
     let sessionSecret: String?
+    /// Where a failing check also puts what explains it (``recordingFailureAttachments(with:)``), or `nil`.
+    let failureAttachmentRecorder: FailureAttachmentRecorder?
 
     /// Creates a client for a server root.
     ///
@@ -183,11 +185,12 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     /// Creates a client from its parts, the server root taken as given.
     init(
         root: URL, sessionID: String?, token: String?, session: URLSession, timeout: Duration,
-        sessionSecret: String? = nil
+        sessionSecret: String? = nil, failureAttachmentRecorder: FailureAttachmentRecorder? = nil
     ) {
         baseURL = root
         self.sessionID = sessionID
         self.sessionSecret = sessionSecret
+        self.failureAttachmentRecorder = failureAttachmentRecorder
         let trimmed = token?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.token = trimmed.isEmpty ? nil : trimmed
         self.session = session
@@ -231,7 +234,8 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         return components.url ?? url
     }
 
-    /// A client for one session of the same daemon, with the same token, URL session and timeout: its methods
+    /// A client for one session of the same daemon, with the same token, URL session, timeout and failure
+    /// attachment recorder (``recordingFailureAttachments(with:)``): its methods
     /// act on that session's stubs and journal (`/__admin/sessions/{id}/…`).
     ///
     /// - Parameters:
@@ -242,7 +246,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
     public func scoped(toSession id: String, secret: String? = nil) -> PokestubAdminClient {
         PokestubAdminClient(
             root: baseURL, sessionID: id, token: token, session: session, timeout: timeout,
-            sessionSecret: secret)
+            sessionSecret: secret, failureAttachmentRecorder: failureAttachmentRecorder)
     }
 
     /// This client acting on the daemon itself, whatever session it is scoped to: where sessions are made,
@@ -251,7 +255,7 @@ public struct PokestubAdminClient: Sendable, CustomStringConvertible, CustomRefl
         guard sessionID != nil else { return self }
         return PokestubAdminClient(
             root: baseURL, sessionID: nil, token: token, session: session, timeout: timeout,
-            sessionSecret: sessionSecret)
+            sessionSecret: sessionSecret, failureAttachmentRecorder: failureAttachmentRecorder)
     }
 
     /// `pokestub admin at http://127.0.0.1:8080/__admin (bearer token set)`; never the token itself.

@@ -122,14 +122,17 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
                 lines += entry.differences.map { "    \($0)" }
             }
         }
-        if !nearMisses.isEmpty {
-            lines += ["", "Unmatched requests and the stubs closest to them:"]
-            for nearMiss in nearMisses {
-                lines += nearMiss.description.split(separator: "\n", omittingEmptySubsequences: false).map {
-                    "  \($0)"
-                }
-            }
-        }
+        lines += VerificationFailure.nearMissLines(nearMisses)
         return lines.joined(separator: "\n")
+    }
+
+    /// The report's section on the server's near misses, from its blank first line; none when there are none.
+    static func nearMissLines(_ nearMisses: [NearMissReport]) -> [String] {
+        guard !nearMisses.isEmpty else { return [] }
+        var lines = ["", "Unmatched requests and the stubs closest to them:"]
+        for nearMiss in nearMisses {
+            lines += nearMiss.description.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
+        }
+        return lines
     }
 }

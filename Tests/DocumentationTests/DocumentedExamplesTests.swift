@@ -125,7 +125,8 @@ struct DocumentedExamplesTests {
     @Test("the examples import only the libraries a user's package can depend on")
     func examplesImportProducts() throws {
         let allowed: Set = [
-            "Foundation", "PokemonClient", "PokestubClient", "PokestubTesting", "SwiftUI", "Testing", "XCTest",
+            "Foundation", "PokemonClient", "PokestubClient", "PokestubTesting", "PokestubXCTest", "SwiftUI", "Testing",
+            "XCTest",
         ]
         for path in try Self.documents() {
             for example in try Self.examples(in: path) {

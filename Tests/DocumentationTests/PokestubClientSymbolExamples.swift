@@ -28,6 +28,14 @@ struct PokestubClientSymbolExamples {
         try await admin.verify(count: 1, .get("/api/v2/pokemon/").withQueryParameter("limit", .equalTo("20")))
     }
 
+    /// Compiled, not run: it asks the daemon at POKEMON_URL, else http://127.0.0.1:8080.
+    func failureAttachmentRecorder() throws -> PokestubAdminClient {
+        let admin = try PokestubAdminClient().recordingFailureAttachments { attachments in
+            for attachment in attachments { print(attachment.name, attachment.data.count) }
+        }
+        return admin
+    }
+
     /// Compiled, not run: it launches an app (XCUITest's stand-in here).
     func sessionForAnApp(admin: PokestubAdminClient, app: XCUIApplication) async throws {
         try await admin.withSession(name: "job-42") { session in

@@ -72,4 +72,37 @@ struct XCUITestAppTests {
             }
         }
     }
+
+    @Test("the report test: a verify without the slash fails, leads with that, and attaches the report and journal")
+    func failureAttachments() async throws {
+        try await withStubServer(stubsDirectory: Repository.stubs) { server in
+            try await server.admin.withSession(name: "report") { session in
+                let admin = session.admin.attachingFailuresToXCTest()
+                let activity = XCTActivityStandIn()
+                let app = XCUIApplication()
+                app.launchEnvironment = session.environment
+                app.launch()
+                defer { app.terminate() }
+                XCTAssertTrue(app.staticTexts["bulbasaur"].waitForExistence(timeout: 20), "\(app.shownErrors)")
+                app.staticTexts["bulbasaur"].tap()
+                XCTAssertTrue(app.staticTexts["#1"].waitForExistence(timeout: 20), "\(app.shownErrors)")
+
+                let error = await XCTActivityStandIn.$current.withValue(activity) {
+                    await #expect(throws: PokestubClientError.self) {
+                        try await admin.verify(count: 1, .get("/api/v2/pokemon/1"))
+                    }
+                }
+                let attachments = await activity.attachments
+                #expect(
+                    attachments.map(\.name) == [
+                        "pokestub-failure.txt", "pokestub-journal.json", "pokestub-journal.har",
+                    ])
+                let report = attachments.first?.text ?? ""
+                #expect(report == (error?.description ?? "") + "\n")
+                let first = report.prefix { $0 != "\n" }
+                #expect(first.hasSuffix("but 0 matched; 1 request differs only in the trailing slash."), "\(report)")
+                #expect(report.contains("\n  GET /api/v2/pokemon/1/\n"), "\(report)")
+            }
+        }
+    }
 }

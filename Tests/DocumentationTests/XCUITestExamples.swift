@@ -114,3 +114,21 @@ struct XCUITestSessionStubTests {
         }
     }
 }
+
+final class PokemonDetailReportUITests: XCTestCase {
+    @MainActor
+    func testDetailFetchesBulbasaur() async throws {
+        // A failed check of this client attaches what explains it to this test's report.
+        let admin = try PokestubAdminClient().attachingFailuresToXCTest()
+        try await admin.reset()
+
+        let app = XCUIApplication()
+        app.launchEnvironment["POKEMON_URL"] = admin.baseURL.absoluteString
+        app.launch()
+        app.staticTexts["bulbasaur"].tap()
+        XCTAssertTrue(app.staticTexts["#1"].waitForExistence(timeout: 5))
+
+        // The app asks for /api/v2/pokemon/1/, with the slash: this check fails, and says so.
+        try await admin.verify(count: 1, .get("/api/v2/pokemon/1"))
+    }
+}

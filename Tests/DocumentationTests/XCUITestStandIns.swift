@@ -1,4 +1,5 @@
 import Foundation
+import PokestubClient
 import PokestubTestSupport
 import Testing
 
@@ -130,4 +131,23 @@ func XCTAssertTrue(
             sourceLocation: SourceLocation(
                 fileID: String(describing: file), filePath: String(describing: file), line: Int(line), column: 1))
     }
+}
+
+/// PokestubXCTest's `attachingFailuresToXCTest()`, whose XCTest side exists on Apple platforms only: here a
+/// failed check's attachments go to the ``XCTActivityStandIn`` the test set as ``XCTActivityStandIn/current``,
+/// where Apple's XCTest would add them to an activity of the running test.
+extension PokestubAdminClient {
+    func attachingFailuresToXCTest() -> PokestubAdminClient {
+        recordingFailureAttachments { attachments in await XCTActivityStandIn.current?.add(attachments) }
+    }
+}
+
+/// What an XCTest activity would hold: the attachments added to it, in order.
+actor XCTActivityStandIn {
+    /// The activity of the running test, set by the test around its steps.
+    @TaskLocal static var current: XCTActivityStandIn?
+
+    private(set) var attachments: [FailureAttachment] = []
+
+    func add(_ added: [FailureAttachment]) { attachments += added }
 }
