@@ -155,7 +155,8 @@ public final class StubEngine: HTTPHandler {
     var daemonScope: ServingScope {
         ServingScope(
             stubs: store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
-            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, settings: settings)
+            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, settings: settings,
+            schemas: contract?.schemas)
     }
 
     /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and
