@@ -39,6 +39,8 @@ PAGE_SIZE = 20
 CONTENT_TYPE = "application/json; charset=utf-8"
 # `du -sb stubs` must stay at or below this.
 BUDGET_BYTES = 25_000_000
+# The files in the tree must stay at or below this (mappings, bodies, README and licence).
+BUDGET_FILES = 2_000
 # Apparent size of a directory entry, used to estimate `du -sb` before writing.
 DIR_SIZE_ESTIMATE = 4096
 
@@ -249,7 +251,10 @@ def add_resources(tree: Tree, source: Path, endpoint: str, by_name: bool) -> Non
 #   next = {offset + limit, min(limit, count - offset - limit)} when count > offset + limit, else null,
 #   previous = {max(offset - limit, 0), offset - that} when offset > 0, else null,
 #   results = all[offset : offset + limit].
-# The list itself is the stub's `transformerParameters` (`count`, `results`). `regexExtract '^[0-9]+'` reads
+# The list itself is the stub's `transformerParameters`: `count`, `url` (the link every result's id is appended
+# to), `ids` and, for lists whose results have names, `names` (parallel to `ids`). Flat arrays weigh a fraction
+# of {name, url} objects: with a release build, seven lists as objects, one stub per path form, held 8.8 MiB of
+# the daemon's resident memory at start; all 49 as arrays, one stub each, 3.6 MiB. `regexExtract '^[0-9]+'` reads
 # the leading digits as parseInt does (empty or not a number: the default); an absent parameter is tested for
 # first, since WireMock's regexExtract fails on a missing value. Comparisons go through
 # `math` so both sides are numbers, and `lt X 1` stands for `eq X 0` (Handlebars.java's `eq` is Java's
@@ -270,10 +275,11 @@ LIST_TEMPLATE_LINES = (
     '"previous":{{#if (gt (math pageOffset \'+\' 0) 0)}}"' + BASE_URL + "{{request.path}}?offset=",
     "{{#if (gt (math pageOffset '-' pageLimit) 0)}}{{math pageOffset '-' pageLimit}}&limit={{pageLimit}}",
     '{{else}}0&limit={{pageOffset}}{{/if}}"{{else}}null{{/if}},',
-    '"results":[{{#each parameters.results}}',
+    '"results":[{{#each parameters.ids}}',
     "{{#if (and (gte @index (math pageOffset '+' 0)) (lt @index (math pageEnd '+' 0)))}}",
     "{{#if (gt @index (math pageOffset '+' 0))}},{{/if}}",
-    '{"name":"{{name}}","url":"{{url}}"}{{/if}}{{/each}}]}',
+    '{"{{#if ../parameters.names}}name":"{{lookup ../parameters.names @index}}","{{/if}}',
+    'url":"{{../parameters.url}}{{this}}/"}{{/if}}{{/each}}]}',
 )
 LIST_TEMPLATE_FILE = "list-page.hbs"
 # The templated list stubs' priority: below the default (5), so the plain page stubs answer first.
@@ -304,9 +310,10 @@ def paginate(all_results: list, count: int, endpoint: str, offset: int, limit: i
     return {"count": count, "next": nxt, "previous": prev, "results": all_results[offset:end]}
 
 
-def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
-    """One templated stub per path form (with and without the trailing slash) answering every `offset` and
-    `limit` of the list, from the whole list in its `transformerParameters`."""
+def add_lists(tree: Tree, source: Path, endpoint: str, pages: bool) -> None:
+    """One templated stub answering every `offset` and `limit` of the list at both path forms (a
+    `urlPathPattern` with the trailing slash optional, so the list is held once), from the whole list in its
+    `transformerParameters`; with `pages`, the walk's pages as plain stubs beside it (add_list_pages)."""
     where = f"{endpoint} list"
     src = load_source_json(source / "api" / "v2" / endpoint / "index.json")
     if list(src.keys()) != ["count", "next", "previous", "results"]:
@@ -314,23 +321,37 @@ def add_lists(tree: Tree, source: Path, endpoint: str) -> None:
     count, results = src["count"], src["results"]
     if count != len(results) or src["next"] is not None or src["previous"] is not None:
         raise GenerationError(f"{where}: source list is not the complete list")
+    url_base = f"{BASE_URL}/api/v2/{endpoint}/"
+    named = bool(results) and "name" in results[0]
+    names: list[str] = []
+    ids: list[int] = []
     for item in results:
-        if list(item.keys()) != ["name", "url"] or not all(
+        if list(item.keys()) != (["name", "url"] if named else ["url"]) or not all(
                 isinstance(v, str) and RESULT_TEXT_RE.fullmatch(v) for v in item.values()):
             raise GenerationError(f"{where}: result {item!r} is not a plain name and url")
-    mappings = []
-    for slash in (True, False):
-        path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
-        mapping = make_mapping(path, {"urlPath": path}, LIST_TEMPLATE_FILE)
-        mapping["name"] = f"GET {path}?offset=&limit= (any page)"
-        mapping["response"]["transformers"] = ["response-template"]
-        mapping["response"]["transformerParameters"] = {"count": count, "results": results}
-        # A fallback: the pages a client reaches by following `next` from the first page are stubs of their
-        # own (below), served without rendering; the template answers every other offset and limit.
-        mapping["priority"] = LIST_TEMPLATE_PRIORITY
-        mappings.append(mapping)
-    add_mapping(tree, f"{endpoint}/list.json", mappings, endpoint + " (lists)")
-    add_list_pages(tree, endpoint, count, results)
+        # The template writes each url back as url_base + id + "/": only a list whose every url has that shape
+        # can be held as ids.
+        m = re.fullmatch(re.escape(url_base) + r"(-?[0-9]+)/", item["url"])
+        if not m:
+            raise GenerationError(f"{where}: result url {item['url']!r} is not {url_base}<id>/")
+        ids.append(int(m.group(1)))
+        if named:
+            names.append(item["name"])
+    path = f"/api/v2/{endpoint}/"
+    mapping = make_mapping(path, {"urlPathPattern": f"/api/v2/{endpoint}/?"}, LIST_TEMPLATE_FILE)
+    mapping["name"] = f"GET {path}?offset=&limit= (any page)"
+    mapping["response"]["transformers"] = ["response-template"]
+    parameters: dict = {"count": count, "url": url_base}
+    if named:
+        parameters["names"] = names
+    parameters["ids"] = ids
+    mapping["response"]["transformerParameters"] = parameters
+    # A fallback: the pages a client reaches by following `next` from the first page are stubs of their own
+    # (below), served without rendering; the template answers every other offset and limit.
+    mapping["priority"] = LIST_TEMPLATE_PRIORITY
+    add_mapping(tree, f"{endpoint}/list.json", mapping, "lists")
+    if pages:
+        add_list_pages(tree, endpoint, count, results)
 
 
 def add_list_pages(tree: Tree, endpoint: str, count: int, results: list) -> None:
@@ -380,8 +401,38 @@ def add_encounters(tree: Tree, source: Path) -> None:
             raise GenerationError(f"{where}: expected a JSON array")
         body_file = f"pokemon/encounters/{rid}.json"
         tree.add("__files/" + body_file, body_bytes(obj, where), group, "body")
-        url = f"/api/v2/pokemon/{rid}/encounters"  # no trailing slash, as linked
-        add_mapping(tree, f"pokemon/encounters/{rid}.json", both_forms(url, {"urlPath": url}, body_file), group)
+        # By id and by the pokemon's name (pokeapi.co answers both), in one file: the by-name mappings share
+        # the by-id body file.
+        name = load_source_json(source / "api" / "v2" / "pokemon" / str(rid) / "index.json")["name"]
+        if not isinstance(name, str) or not SLUG_RE.fullmatch(name) or name.isdigit():
+            raise GenerationError(f"pokemon/{rid}: name {name!r} is not an ASCII slug")
+        mappings = []
+        for key in (str(rid), name):
+            url = f"/api/v2/pokemon/{key}/encounters"  # no trailing slash, as linked
+            mappings += both_forms(url, {"urlPath": url}, body_file)
+        add_mapping(tree, f"pokemon/encounters/{rid}.json", mappings, group)
+
+
+def add_meta(tree: Tree, source: Path) -> None:
+    """`GET /api/v2/meta/`: the data version, a single object (no id, no list)."""
+    url = "/api/v2/meta/"
+    obj = load_source_json(source / "api" / "v2" / "meta" / "index.json")
+    if not isinstance(obj, dict) or "hash" not in obj:
+        raise GenerationError(f"meta: unexpected body {obj!r}")
+    tree.add("__files/meta.json", body_bytes(obj, "meta"), "root", "body")
+    add_mapping(tree, "meta.json", both_forms(url, {"urlPath": url}, "meta.json"), "root")
+
+
+def list_endpoints(source: Path) -> list[str]:
+    """Every list the root index names, in its order (`meta`, which it names too, is a single object)."""
+    root = json.loads((source / "api" / "v2" / "index.json").read_text(encoding="utf-8"))
+    endpoints = []
+    for name, url in root.items():
+        if url != f"/api/v2/{name}/" or not SLUG_RE.fullmatch(name):
+            raise GenerationError(f"root index: {name!r} -> {url!r} is not /api/v2/<name>/")
+        if name != "meta":
+            endpoints.append(name)
+    return endpoints
 
 
 # --------------------------------------------------------------------------
@@ -424,19 +475,22 @@ def readme_text(tree: Tree, source: Path, included: list[str], left_out: list[st
     rows = []
     for ep in NAMED_ENDPOINTS:
         bodies = n(ep, "body")
-        lists = n(ep + " (lists)", "mapping")
-        rows.append(
-            f"| `{ep}` | {bodies} | {n(ep, 'mapping')} (by id and by name) | {lists} |"
-        )
+        pages = n(ep + " (lists)", "mapping")
+        rows.append(f"| `{ep}` | {bodies} | {n(ep, 'mapping')} (by id and by name) | 1 + {pages} pages |")
     if EVOLUTION_CHAIN in included:
-        rows.append(f"| `{EVOLUTION_CHAIN}` | {n(EVOLUTION_CHAIN, 'body')} | {n(EVOLUTION_CHAIN, 'mapping')} (by id) | 0 |")
+        rows.append(f"| `{EVOLUTION_CHAIN}` | {n(EVOLUTION_CHAIN, 'body')} | {n(EVOLUTION_CHAIN, 'mapping')} (by id) | 1 |")
     if ENCOUNTERS_GROUP in included:
         rows.append(
-            f"| `pokemon/<id>/encounters` | {n(ENCOUNTERS_GROUP, 'body')} | {n(ENCOUNTERS_GROUP, 'mapping')} (by id) | 0 |"
+            f"| `pokemon/<id or name>/encounters` | {n(ENCOUNTERS_GROUP, 'body')} | {n(ENCOUNTERS_GROUP, 'mapping')} "
+            "(by id and by name, one file each) | - |"
         )
     id_lines = []
     for ep in NAMED_ENDPOINTS + ((EVOLUTION_CHAIN,) if EVOLUTION_CHAIN in included else ()):
         id_lines.append(f"- `{ep}`: {id_ranges(resource_ids(source, ep))}")
+    other_lists = [ep for ep in list_endpoints(source) if ep not in NAMED_ENDPOINTS and ep != EVOLUTION_CHAIN]
+    list_names = ", ".join(f"`{ep}`" for ep in other_lists)
+    files = len(tree.files) + 1  # and this README
+    mapping_files = sum(1 for f in tree.files.values() if f.kind == "mapping")
     left = ""
     if left_out:
         left = "\nLeft out to stay within the size budget: " + ", ".join(f"`{g}`" for g in left_out) + ".\n"
@@ -465,19 +519,24 @@ or copyrights of their owners.
 bodies (referenced by `bodyFileName`). pokeapi.co answers every path with and
 without its trailing slash, so each file holds two mappings in WireMock's
 `{{"mappings": [...]}}` form: `/api/v2/pokemon/1/` and `/api/v2/pokemon/1`.
-A list is one templated mapping per path form, whose response template (`__files/list-page.hbs`)
+A list is one templated mapping for both path forms, whose response template (`__files/list-page.hbs`)
 writes `next`/`previous` with the request path as it was sent, as pokeapi.co does. Every mapping has a stable `id`:
 `uuid5(6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10, "GET " + path-and-query)`.
 
-- `GET /api/v2/` (root index): `mappings/root.json`.
-- Single resources (counts below are per path form):
+- `GET /api/v2/` (root index): `mappings/root.json`; `GET /api/v2/meta/` (the data version):
+  `mappings/meta.json`.
+- Every list the root index names ({len(list_endpoints(source))}): `mappings/<endpoint>/list.json`, one
+  templated stub each (see Pagination).
+- Single resources (counts are files; each holds the mappings for both path forms):
 
-| endpoint | bodies | resource mappings | list mappings |
+| endpoint | bodies | resource mapping files | list mapping files |
 | --- | ---: | ---: | ---: |
 {chr(10).join(rows)}
 
-By-name mappings (`/api/v2/pokemon/bulbasaur/`) reuse the by-id body file.
-`pokemon/<id>/encounters` is linked without a trailing slash by the
+The other lists, with no resources in the source subset, are the templated stub alone: {list_names}.
+
+By-name mappings (`/api/v2/pokemon/bulbasaur/`, `/api/v2/pokemon/bulbasaur/encounters`) reuse the by-id
+body file. `pokemon/<id>/encounters` is linked without a trailing slash by the
 `location_area_encounters` field; pokebase asks for it with one; both match. Only the ids present in the source
 subset are stubbed:
 
@@ -495,32 +554,46 @@ Content-Type is `application/json; charset=utf-8`.
 
 ## Pagination
 
-`mappings/<endpoint>/list.json` answers `GET /api/v2/<endpoint>/` (and
-without the slash) for every `offset` and `limit`, as pokeapi.co's deploy
+`mappings/<endpoint>/list.json` answers `GET /api/v2/<endpoint>/` and
+`GET /api/v2/<endpoint>` (a `urlPathPattern`, `/api/v2/<endpoint>/?`, so
+the list is held once) for every `offset` and `limit`, as pokeapi.co's deploy
 function (PokeAPI/deploy `functions_v1/src/index.js`) does: `offset` and
 `limit` are read as JavaScript's `parseInt` reads them (leading digits;
 absent, empty or not a number: `offset` 0, `limit` 20; `limit=0` is 20),
 `count` is the total, `results` is the slice `[offset, offset + limit)`,
 `next`/`previous` are absolute
 `https://pokeapi.co/api/v2/<endpoint>/?offset=O&limit=L` links (offset
-first), the `next` limit is clipped to what remains, `next` is null on the
-last page and `previous` null at offset 0. So `/api/v2/pokemon/`,
-`?offset=10&limit=50`, `?limit=1351` (what pokebase asks for) and
-`?offset=1340&limit=11` all answer as pokeapi.co does.
+first, with the request path as it was sent), the `next` limit is clipped to
+what remains, `next` is null on the last page and `previous` null at offset
+0. So `/api/v2/pokemon/`, `?offset=10&limit=50`, `?limit=1351` (what
+pokebase asks for) and `?offset=1340&limit=11` all answer as pokeapi.co does.
 
-The mapping holds the whole list in `transformerParameters` (`count`,
-`results`) and has `"transformers": ["response-template"]`; the template
+The mapping holds the whole list in `transformerParameters`: `count`, `url`
+(`https://pokeapi.co/api/v2/<endpoint>/`), `ids` and, where results have
+names, `names` (the same order as `ids`); each result is written back as
+`{{"name": names[i], "url": url + ids[i] + "/"}}` (or `{{"url": ...}}` alone,
+as `machine` and `evolution-chain` have it). It has
+`"transformers": ["response-template"]`; the template
 `__files/list-page.hbs` is WireMock 2.35's Handlebars dialect: WireMock
 2.35.1 (`--local-response-templating`) serves the same bytes. A negative number (`offset=-5`, which pokeapi.co
 passes to JavaScript's `slice` as it is) reads as its default.
 
-The pages a client reaches by following `next` from the first page (offsets
-0, 20, 40, ... with limit 20, then the last page with its clipped limit) and
-the whole list (`?limit=<count>`) are plain stubs as well,
+For the lists of the seven endpoints with resources by name, the pages a
+client reaches by following `next` from the first page (offsets 0, 20, 40,
+... with limit 20, then the last page with its clipped limit) and the whole
+list (`?limit=<count>`) are plain stubs as well,
 `mappings/<endpoint>/list/*.json`, with bodies under
 `__files/<endpoint>/list/` and `list-noslash/`: the bytes the template renders
 for them (the tests compare every kind), served without rendering. The
 templated stubs have priority 10, below the default 5, so these answer first.
+
+## Size budget
+
+The tree must stay within {BUDGET_FILES:,} files and {BUDGET_BYTES:,} bytes
+(`du -sb`); the generator fails past either. This one: {files:,} files
+({mapping_files:,} mapping files). What a daemon on it costs is measured, not
+checked here: see `Benchmarks/README.md` (start to first answer and RSS with
+the shipped stubs).
 """
 
 
@@ -595,9 +668,11 @@ def build(source: Path) -> tuple[Tree, list[str], list[str]]:
     tree = Tree()
     add_root(tree, source)
     add_list_template(tree)
+    add_meta(tree, source)
     for ep in NAMED_ENDPOINTS:
         add_resources(tree, source, ep, by_name=True)
-        add_lists(tree, source, ep)
+    for ep in list_endpoints(source):
+        add_lists(tree, source, ep, pages=ep in NAMED_ENDPOINTS)
 
     included: list[str] = []
     left_out: list[str] = []
@@ -644,6 +719,9 @@ def main(argv: list[str] | None = None) -> int:
     if du > BUDGET_BYTES:
         print(f"generate-stubs: error: {args.out} is {du:,} bytes, over the {BUDGET_BYTES:,} budget",
               file=sys.stderr)
+        return 1
+    if len(tree.files) > BUDGET_FILES:
+        print(f"generate-stubs: error: {len(tree.files):,} files, over the {BUDGET_FILES:,} budget", file=sys.stderr)
         return 1
     return 0
 

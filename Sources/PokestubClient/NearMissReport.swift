@@ -11,11 +11,14 @@ public struct NearMissReport: Sendable, Hashable, CustomStringConvertible {
     public var distance: Double?
     /// The differences in words, e.g. `query parameter limit: expected equalTo "20", got "21"`.
     public var differences: [String]
+    /// What the request does wrong against the API's contract, one line each, e.g. `PokeAPI v2 has no endpoint
+    /// /api/v2/pokemons/1; the closest is /api/v2/pokemon/{id}/ (/api/v2/pokemon/1/)` (`contractHints`).
+    public var contractHints: [String]
 
     /// Reads a near miss.
     ///
     /// - Parameter json: `{"request": {...}, "stubMapping": {...}, "matchResult": {"distance": 0.2},
-    ///   "differences": ["..."]}`.
+    ///   "differences": ["..."], "contractHints": ["..."]}` (`contractHints` only when there are any).
     /// - Throws: ``PokestubClientError/invalidJSON(what:reason:)`` when `request` is missing.
     public init(json: JSONValue) throws(PokestubClientError) {
         guard let request = json["request"] else {
@@ -25,6 +28,7 @@ public struct NearMissReport: Sendable, Hashable, CustomStringConvertible {
         stub = json["stubMapping"]
         distance = json["matchResult"]?["distance"]?.doubleValue
         differences = json["differences"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        contractHints = json["contractHints"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     /// The stub in words: its name, else its method and URL.
@@ -39,8 +43,9 @@ public struct NearMissReport: Sendable, Hashable, CustomStringConvertible {
         return "stub \(request?["method"]?.stringValue ?? "ANY") \(url)"
     }
 
-    /// `GET /x is closest to stub "y":` followed by one indented line per difference.
+    /// `GET /x is closest to stub "y":` followed by one indented line per contract hint, then per difference.
     public var description: String {
-        (["\(request) is closest to \(stubSummary):"] + differences.map { "  \($0)" }).joined(separator: "\n")
+        let lines = ["\(request) is closest to \(stubSummary):"] + contractHints.map { "  \($0)" }
+        return (lines + differences.map { "  \($0)" }).joined(separator: "\n")
     }
 }

@@ -57,7 +57,7 @@ struct ShippedStubsTests {
         store.reload()
         let shipped = StubEngine(store: store, journalCapacity: 0)
         let templated = result.stubs.filter { $0.name?.hasSuffix("(any page)") == true }
-        #expect(templated.count == 14, "one templated stub per list and path form")
+        #expect(templated.count == 49, "one templated stub per list the root index names")
         let onlyTemplates = StubStore(root: nil)
         for stub in templated { onlyTemplates.add(stub) }
         let rendering = StubEngine(store: onlyTemplates, journalCapacity: 0)
@@ -69,7 +69,8 @@ struct ShippedStubsTests {
             let name = page.name ?? ""
             return !name.hasSuffix("&limit=20") || ["=0&", "=20&", "=40&"].contains { name.contains("?offset\($0)") }
         }
-        #expect(sample.count >= 4 * templated.count)
+        // The seven lists with resources by name have plain pages, at both path forms: four kinds of page each.
+        #expect(sample.count >= 4 * 2 * 7)
         for page in sample {
             let url = String(try #require(page.name).dropFirst("GET ".count))
             guard case .response(let plain) = shipped.handle(HTTPRequest(method: "GET", rawURL: url)),
@@ -99,6 +100,89 @@ struct ShippedStubsTests {
         ])
     func listPages(url: String, next: String) throws {
         #expect(try answer(url)["next"] == .string(next))
+    }
+
+    /// The dump's JSON with its links made absolute as pokeapi.co sends them (the generator's deploy regex).
+    private func dumpJSON(_ path: String) throws -> JSONValue {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repository.pokeAPIDump + "/api/v2/" + path))
+        let text = String(decoding: data, as: UTF8.self)
+            .replacingOccurrences(of: "\"/api/v2", with: "\"https://pokeapi.co/api/v2")
+        return try JSONValue.parse(text)
+    }
+
+    /// The dump's folders under `api/v2/<endpoint>/` named by an id.
+    private func dumpIDs(_ endpoint: String) throws -> [Int] {
+        try FileManager.default.contentsOfDirectory(atPath: Repository.pokeAPIDump + "/api/v2/" + endpoint)
+            .compactMap { Int($0) }.sorted()
+    }
+
+    /// An engine over the shipped stubs, and the status and body of its answer to a GET.
+    private struct Shipped {
+        let engine: StubEngine
+
+        init() {
+            let store = StubStore(root: Repository.stubs)
+            store.reload()
+            engine = StubEngine(store: store, journalCapacity: 0)
+        }
+
+        func get(_ url: String) -> (status: Int, body: Data) {
+            guard case .response(let response) = engine.handle(HTTPRequest(method: "GET", rawURL: url)) else {
+                return (0, Data())
+            }
+            return (response.status, response.body.data)
+        }
+    }
+
+    @Test("every list the root index names answers at both path forms: the first page, and all of it with limit")
+    func everyList() throws {
+        let shipped = Shipped()
+        let root = try #require(try dumpJSON("index.json").objectValue)
+        let lists = root.keys.filter { $0 != "meta" }.sorted()
+        #expect(lists.count == 49)
+        for endpoint in lists {
+            let whole = try dumpJSON(endpoint + "/index.json")
+            let all = try #require(whole["results"]?.arrayValue, "\(endpoint)")
+            for path in ["/api/v2/\(endpoint)/", "/api/v2/\(endpoint)"] {
+                let first = shipped.get(path)
+                #expect(first.status == 200, "\(path)")
+                let page = try JSONValue.parse(first.body)
+                #expect(page["count"] == whole["count"], "\(path)")
+                #expect(page["results"]?.arrayValue == Array(all.prefix(20)), "\(path)")
+                #expect(page["previous"] == .null, "\(path)")
+                let everything = shipped.get("\(path)?limit=\(all.count)")
+                #expect(everything.status == 200, "\(path)?limit=\(all.count)")
+                #expect(try JSONValue.parse(everything.body)["results"]?.arrayValue == all, "\(path): every result")
+            }
+        }
+    }
+
+    @Test("every resource of the dump answers by id and by name with one body, encounters too, and meta")
+    func everyResource() throws {
+        let shipped = Shipped()
+        let named = ["pokemon", "pokemon-species", "type", "ability", "berry", "move", "generation"]
+        for endpoint in named + ["evolution-chain"] {
+            let ids = try dumpIDs(endpoint)
+            #expect(!ids.isEmpty, "\(endpoint)")
+            for id in ids {
+                let byID = shipped.get("/api/v2/\(endpoint)/\(id)/")
+                #expect(byID.status == 200, "\(endpoint)/\(id)")
+                let body = try JSONValue.parse(byID.body)
+                #expect(body["id"] == .integer(Int64(id)), "\(endpoint)/\(id)")
+                #expect(shipped.get("/api/v2/\(endpoint)/\(id)").body == byID.body, "\(endpoint)/\(id) without /")
+                guard named.contains(endpoint), let name = body["name"]?.stringValue else { continue }
+                #expect(shipped.get("/api/v2/\(endpoint)/\(name)/").body == byID.body, "\(endpoint)/\(name)")
+                guard endpoint == "pokemon" else { continue }
+                let encounters = shipped.get("/api/v2/pokemon/\(id)/encounters")
+                #expect(encounters.status == 200, "pokemon/\(id)/encounters")
+                for form in ["/api/v2/pokemon/\(name)/encounters", "/api/v2/pokemon/\(name)/encounters/"] {
+                    #expect(shipped.get(form).body == encounters.body, "\(form)")
+                }
+            }
+        }
+        let meta = shipped.get("/api/v2/meta/")
+        #expect(meta.status == 200)
+        #expect(try JSONValue.parse(meta.body) == dumpJSON("meta/index.json"))
     }
 
     @Test("resources are found by id and by name, and unknown ones are not")

@@ -25,6 +25,12 @@ CALLS = [
     ("pb.pokemon_species(669)", lambda: pb.pokemon_species(669)),
     ("pb.type_(1)", lambda: pb.type_(1)),
     ("pb.berry(1)", lambda: pb.berry(1)),
+    ("pb.pokemon('pikachu')", lambda: pb.pokemon("pikachu")),
+    ("pb.pokemon_species('mr-mime')", lambda: pb.pokemon_species("mr-mime")),
+    ("pb.ability(1)", lambda: pb.ability(1)),
+    ("pb.move(1)", lambda: pb.move(1)),
+    ("pb.generation(1)", lambda: pb.generation(1)),
+    ("pb.evolution_chain(1)", lambda: pb.evolution_chain(1)),
 ]
 
 

@@ -202,18 +202,30 @@ extension AdminAPI {
         event.request.journalJSON(baseURL: journalBaseURL, receivedAt: event.receivedAt)
     }
 
+    /// `{"nearMisses": [...]}`: for each unmatched request, one entry per close stub, as WireMock's, plus
+    /// `contractHints` (``SchemaSet/hints(for:)``: what the request does wrong against the API's contract, one
+    /// line each) when there are any; a request with hints and no close stub gets one entry without
+    /// `stubMapping`.
     private func unmatchedNearMisses(_ unmatched: [ServeEvent]) -> HTTPResponse {
         let index = store.index
         var nearMisses: [JSONValue] = []
         for event in unmatched {
-            for nearMiss in NearMiss.closest(to: event.request, in: index) {
+            let hints = contract?.schemas.hints(for: event.request) ?? []
+            let hintMember: [String: JSONValue] =
+                hints.isEmpty ? [:] : ["contractHints": .array(hints.map(JSONValue.string))]
+            let closest = NearMiss.closest(to: event.request, in: index)
+            for nearMiss in closest {
                 nearMisses.append(
-                    .object([
-                        "request": loggedRequest(event),
-                        "stubMapping": nearMiss.stub.definition,
-                        "matchResult": .object(["distance": .double(nearMiss.result.distance)]),
-                        "differences": .array(nearMiss.result.differences.map { .string($0.description) }),
-                    ]))
+                    .object(
+                        [
+                            "request": loggedRequest(event),
+                            "stubMapping": nearMiss.stub.definition,
+                            "matchResult": .object(["distance": .double(nearMiss.result.distance)]),
+                            "differences": .array(nearMiss.result.differences.map { .string($0.description) }),
+                        ].merging(hintMember) { first, _ in first }))
+            }
+            if closest.isEmpty && !hints.isEmpty {
+                nearMisses.append(.object(["request": loggedRequest(event)].merging(hintMember) { first, _ in first }))
             }
         }
         return .json(.object(["nearMisses": .array(nearMisses)]))

@@ -15,7 +15,8 @@ public struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     private enum Segment: Sendable, Hashable {
         case literal(String)
-        case variable
+        /// A variable, by its name without `$` or braces: `id`.
+        case variable(String)
     }
 
     /// The endpoint of a schema file, or `nil` when the file is not an `index.json` (a shared definition such as
@@ -27,7 +28,9 @@ public struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
         let trimmed = folder.hasSuffix("/") ? folder.dropLast() : folder
         name = trimmed.isEmpty ? "(root)" : String(trimmed)
         segments = trimmed.split(separator: "/").map { part in
-            part.hasPrefix("$") || (part.hasPrefix("{") && part.hasSuffix("}")) ? .variable : .literal(String(part))
+            if part.hasPrefix("$") { return .variable(String(part.dropFirst())) }
+            if part.hasPrefix("{") && part.hasSuffix("}") { return .variable(String(part.dropFirst().dropLast())) }
+            return .literal(String(part))
         }
     }
 
@@ -35,7 +38,12 @@ public struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// How many segments are literal: among endpoints that fit a path, the one with most wins.
-    var literalCount: Int { segments.filter { $0 != .variable }.count }
+    var literalCount: Int {
+        segments.filter {
+            if case .literal = $0 { return true }
+            return false
+        }.count
+    }
 
     /// Whether the path segments under the API prefix fit.
     func matches(_ parts: [Substring]) -> Bool {
@@ -47,6 +55,19 @@ public struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return true
+    }
+
+    /// The endpoint's path segments with a request's segments in place of its variables, where the request has a
+    /// non-empty segment at that position, and `{name}` elsewhere: `pokemon/$id` with `["pokemons", "1"]` gives
+    /// `["pokemon", "1"]`, with `[]` gives `["pokemon", "{id}"]`.
+    func filled(with parts: [Substring]) -> [String] {
+        segments.enumerated().map { position, segment in
+            switch segment {
+            case .literal(let text): return text
+            case .variable(let name):
+                return position < parts.count && !parts[position].isEmpty ? String(parts[position]) : "{\(name)}"
+            }
+        }
     }
 
     /// Paths of this endpoint to try a stub's URL regex or template on: each variable as `1` and as `a`, with

@@ -76,14 +76,23 @@ public struct NearMiss: Sendable {
     /// The plain-text body of a 404 for an unmatched request:
     ///
     /// ```
-    /// No stub matched GET /api/v2/pokemon/9999/
+    /// No stub matched GET /api/v2/pokemons/1
+    ///
+    /// PokeAPI v2 has no endpoint /api/v2/pokemons/1; the closest is /api/v2/pokemon/{id}/ (/api/v2/pokemon/1/)
     ///
     /// Closest stubs:
-    /// 1. GET /api/v2/pokemon/99/ (id 8c…, name "GET /api/v2/pokemon/99/")
-    ///    urlPath: expected "/api/v2/pokemon/99/", got "/api/v2/pokemon/9999/"
+    /// 1. GET /api/v2/pokemon/1/ (id 8c…, name "GET /api/v2/pokemon/1/")
+    ///    urlPath: expected "/api/v2/pokemon/1/", got "/api/v2/pokemons/1"
     /// ```
-    public static func report(for request: HTTPRequest, nearMisses: [NearMiss]) -> String {
+    ///
+    /// - Parameters:
+    ///   - request: The unmatched request.
+    ///   - nearMisses: The closest stubs, closest first.
+    ///   - hints: What the request does wrong against the API's contract (``SchemaSet/hints(for:)``), one line
+    ///     each: they come first, before the stubs, as what most likely explains the miss.
+    public static func report(for request: HTTPRequest, nearMisses: [NearMiss], hints: [String] = []) -> String {
         var lines = ["No stub matched \(request.method) \(request.rawURL)"]
+        if !hints.isEmpty { lines += [""] + hints }
         if nearMisses.isEmpty {
             lines += ["", "There are no stubs to compare with."]
         } else {

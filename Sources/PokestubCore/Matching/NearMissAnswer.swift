@@ -22,8 +22,11 @@ public struct NearMissAnswer: Sendable, Hashable {
     /// The most bytes of the field part of the header value; with the id, a value is at most 36 + 1 + this.
     public static let maxFieldBytes = 128
 
-    /// The 404's body (``NearMiss/report(for:nearMisses:)``).
+    /// The 404's body (``NearMiss/report(for:nearMisses:hints:)``).
     public let report: String
+    /// What the request does wrong against the API's contract (``SchemaSet/hints(for:)``), one line each; the
+    /// report leads with them.
+    public let hints: [String]
     /// The value of the `Pokestub-Closest-Stub` header field.
     public let closestStub: String
     /// The 404 itself: the report as a `text/plain` body and the header field. Made once with the answer, so
@@ -31,9 +34,11 @@ public struct NearMissAnswer: Sendable, Hashable {
     /// rather than a copy per miss.
     public let response: HTTPResponse
 
-    /// Makes the report and the header value for a request and its near misses, closest first.
-    public init(for request: HTTPRequest, nearMisses: [NearMiss]) {
-        report = NearMiss.report(for: request, nearMisses: nearMisses)
+    /// Makes the report and the header value for a request and its near misses, closest first, and the lines
+    /// saying what it does wrong against the API's contract.
+    public init(for request: HTTPRequest, nearMisses: [NearMiss], hints: [String] = []) {
+        self.hints = hints
+        report = NearMiss.report(for: request, nearMisses: nearMisses, hints: hints)
         closestStub = NearMissAnswer.headerValue(for: nearMisses.first)
         var response = HTTPResponse.text(report, status: 404)
         response.headers.add(name: NearMissAnswer.headerName, value: closestStub)

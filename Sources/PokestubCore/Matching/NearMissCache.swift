@@ -61,8 +61,9 @@ public final class NearMissCache: Sendable {
     ///   - request: The unmatched request.
     ///   - index: The stubs compared first.
     ///   - sharedIndex: More stubs compared too (the daemon's, for a session), or `nil`.
+    ///   - schemas: The API's schemas, whose hints (``SchemaSet/hints(for:)``) the answer leads with, or `nil`.
     public func answer(
-        for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil
+        for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil, schemas: SchemaSet? = nil
     ) -> NearMissAnswer {
         let key = Key(
             method: request.method, rawURL: request.rawURL, headers: request.headers,
@@ -71,7 +72,7 @@ public final class NearMissCache: Sendable {
             return cached
         }
         let closest = NearMiss.closest(to: request, in: [index] + (sharedIndex.map { [$0] } ?? []))
-        let answer = NearMissAnswer(for: request, nearMisses: closest)
+        let answer = NearMissAnswer(for: request, nearMisses: closest, hints: schemas?.hints(for: request) ?? [])
         let size = answer.report.utf8.count + answer.closestStub.utf8.count
         guard size <= maxReportBytes / 16 else { return answer }
         state.withLock { state in

@@ -21,6 +21,8 @@ struct ServingScope {
     var forwardsUpstream: Bool
     /// The global settings whose delay this scope's stub answers get: the daemon's; `nil` for a session.
     var settings: ServeSettings? = nil
+    /// The API's schemas, whose hints a near-miss answer leads with (``SchemaSet/hints(for:)``), or `nil`.
+    var schemas: SchemaSet? = nil
 
     /// The stub that answers `request`, with its response, or `nil`.
     func match(_ request: HTTPRequest) -> StubIndex.Match? {
@@ -29,6 +31,6 @@ struct ServingScope {
 
     /// The near-miss report and closest-stub hint for a request nothing in this scope matched.
     func nearMissAnswer(for request: HTTPRequest) -> NearMissAnswer {
-        nearMisses.answer(for: request, in: stubs, and: sharedStubs)
+        nearMisses.answer(for: request, in: stubs, and: sharedStubs, schemas: schemas)
     }
 }

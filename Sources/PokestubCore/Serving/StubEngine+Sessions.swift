@@ -32,7 +32,7 @@ extension StubEngine {
         let scope = ServingScope(
             stubs: session.store.index, sharedStubs: store.index, scenarios: session.store.scenarios,
             journal: session.journal, nearMisses: session.nearMisses, linkBase: info.baseURL + session.basePath,
-            forwardsUpstream: false)
+            forwardsUpstream: false, schemas: contract?.schemas)
         return .found(inner, scope)
     }
 }

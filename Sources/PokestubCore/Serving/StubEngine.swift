@@ -48,8 +48,8 @@ public final class StubEngine: HTTPHandler {
     /// the whole budget, so no request holds a server thread for long.
     static let serverThreadMatchSteps = MatchBudget.defaultSteps / 20
     /// The template steps a request may take on a server thread: 100,000, a fifth of the default budget (some
-    /// 20 ms) and twice the shipped list page's 47,363; past them the request is served again on a
-    /// ``SlowRequestPool`` thread with the whole ``TemplateLimits``.
+    /// 20 ms) and above the shipped list page's 95,658 for the longest list; past them the request is served
+    /// again on a ``SlowRequestPool`` thread with the whole ``TemplateLimits``.
     static let serverThreadTemplateSteps = 100_000
     /// How many slow requests may wait for a thread of the ``SlowRequestPool``; past them a slow request is
     /// answered 503.
@@ -125,7 +125,8 @@ public final class StubEngine: HTTPHandler {
     var daemonScope: ServingScope {
         ServingScope(
             stubs: store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
-            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, settings: settings)
+            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, settings: settings,
+            schemas: contract?.schemas)
     }
 
     /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and
