@@ -31,6 +31,9 @@ struct TemplateRenderer {
     /// The JSON text `jsonPath` parsed last, and what it read, so a loop over the request body's values
     /// parses the body once.
     var lastParsedJSON: (text: String, document: JSONDocument?)?
+    /// Emptied parameter lists whose storage a later helper call fills again, so that a call in a loop does
+    /// not allocate its list each time (one list per call nested at once).
+    private var spareParameters: [[TemplateValue]] = []
 
     init(model: TemplateValue, budget: TemplateBudget) {
         frames = [Frame(context: model)]
@@ -181,8 +184,7 @@ struct TemplateRenderer {
     mutating func evaluate(_ expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
         guard expression.isHelperCall else { return try lookup(expression.head) }
         try budget.step()
-        var parameters: [TemplateValue] = []
-        parameters.reserveCapacity(expression.parameters.count)
+        var parameters = spareParameters.popLast() ?? []
         for argument in expression.parameters { parameters.append(try value(of: argument)) }
         var hash: [String: TemplateValue] = [:]
         for (key, argument) in expression.hash { hash[key] = try value(of: argument) }
@@ -191,6 +193,10 @@ struct TemplateRenderer {
             throw TemplateRenderError(
                 "unsupported helper \(name.debugDescription) in \(expression.source) (template line \(expression.line))"
             )
+        }
+        defer {
+            parameters.removeAll(keepingCapacity: true)
+            spareParameters.append(parameters)
         }
         do {
             return try TemplateHelpers.call(helper, parameters: parameters, hash: hash, renderer: &self)

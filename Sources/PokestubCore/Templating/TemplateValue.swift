@@ -83,7 +83,14 @@ enum TemplateValue: Sendable {
             return segment.index.flatMap { segments.indices.contains($0) ? .string(segments[$0]) : nil }
         case .json(let json):
             switch json {
-            case .object(let members): return members[segment.name].map(TemplateValue.init(json:))
+            case .object(let members):
+                // A small object (a list entry's `name` and `url`) is searched without hashing the name: a
+                // lookup walking out through a loop's elements to a variable misses in every one.
+                if members.count <= 4 {
+                    for (key, value) in members where key == segment.name { return TemplateValue(json: value) }
+                    return nil
+                }
+                return members[segment.name].map(TemplateValue.init(json:))
             case .array(let items):
                 return segment.index.flatMap { items.indices.contains($0) ? TemplateValue(json: items[$0]) : nil }
             default: return nil
@@ -176,6 +183,9 @@ struct TemplateMap: Sendable {
 
     /// The value a path segment names, its lower-cased form made once when the template was parsed.
     func value(for segment: TemplatePathSegment) -> TemplateValue? {
-        values[caseInsensitive ? segment.folded : segment.name]
+        if caseInsensitive { return values[segment.folded] }
+        // A map of a few keys (the model's root: `request` and `parameters`) tells a miss without hashing.
+        if keys.count <= 4, !keys.contains(segment.name) { return nil }
+        return values[segment.name]
     }
 }
