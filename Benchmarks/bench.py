@@ -235,11 +235,17 @@ def start_pokestub(binary: str, stubs: Path, probe: str, extra: list[str] | None
                            "--log-level", "error", *(extra or [])], port, probe)
 
 
-def start_nginx(root: Path, work: Path, probe: str) -> Server:
-    port = free_port()
-    conf = work / f"nginx-{port}.conf"
-    conf.write_text(f"""
-worker_processes 2;
+# nginx as its documentation advises for static content (http://nginx.org/en/docs/http/ngx_http_core_module.html):
+# `sendfile` hands the file to the kernel instead of copying it through a buffer, `tcp_nopush` (TCP_CORK, with
+# sendfile) sends the header and the start of the file in one packet and the file in full packets, `tcp_nodelay`
+# sends the last partial packet of a keep-alive answer at once, and `open_file_cache` keeps the descriptors,
+# sizes and modification times of the files, so no answer opens or stats one. `keepalive_requests` (default
+# 1,000) is raised so that wrk never reconnects: pokestub (libmicrohttpd) serves any number of requests on one
+# connection. Each route is an exact location that serves its file itself: `rewrite ... break` names the file
+# without the internal redirect `try_files` makes, and (a path ending in `/` is not a file to nginx's static
+# module) without the index module. The miss answers 404 with the miss body through `error_page`, nginx's way
+# of giving an error status a body of its own.
+NGINX_CONFIG = """worker_processes {workers};
 daemon off;
 pid {work}/nginx-{port}.pid;
 error_log {work}/nginx-error.log;
@@ -247,6 +253,14 @@ events {{ worker_connections 4096; }}
 http {{
   access_log off;
   default_type application/json;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  open_file_cache max=64 inactive=60s;
+  open_file_cache_valid 60s;
+  open_file_cache_min_uses 1;
+  open_file_cache_errors on;
+  keepalive_requests 1000000;
   client_body_temp_path {work}/nginx-body;
   proxy_temp_path {work}/nginx-proxy;
   fastcgi_temp_path {work}/nginx-fastcgi;
@@ -255,17 +269,30 @@ http {{
   server {{
     listen 127.0.0.1:{port} backlog=4096;
     root {root};
-    location = /api/v2/pokemon/ {{ try_files /list.json =404; }}
-    location = /api/v2/pokemon {{ try_files /templated.json =404; }}
-    location = /api/v2/pokemon/1/ {{ try_files /pokemon-1.json =404; }}
-    location = {MISS_PATH} {{ return 404; }}
+    location = /api/v2/pokemon/ {{ rewrite ^ /list.json break; }}
+    location = /api/v2/pokemon {{ rewrite ^ /templated.json break; }}
+    location = /api/v2/pokemon/1/ {{ rewrite ^ /pokemon-1.json break; }}
+    location = {miss} {{ return 404; }}
     error_page 404 /miss.txt;
     location = /miss.txt {{ internal; default_type "text/plain; charset=utf-8"; }}
-    location = {POST_PATH} {{ return 200 '{POST_RESPONSE}'; }}
-    location = {UPLOAD_PATH} {{ client_max_body_size 16m; return 200 '{UPLOAD_RESPONSE}'; }}
+    location = {post} {{ return 200 '{post_response}'; }}
+    location = {upload} {{ client_max_body_size 16m; return 200 '{upload_response}'; }}
   }}
 }}
-""")
+"""
+
+
+def nginx_config(root: str, work: str, port: int | str) -> str:
+    """The benchmark's nginx configuration (NGINX_CONFIG) for a root, a work directory and a port."""
+    return NGINX_CONFIG.format(workers=os.cpu_count() or 1, work=work, port=port, root=root, miss=MISS_PATH,
+                               post=POST_PATH, post_response=POST_RESPONSE, upload=UPLOAD_PATH,
+                               upload_response=UPLOAD_RESPONSE)
+
+
+def start_nginx(root: Path, work: Path, probe: str) -> Server:
+    port = free_port()
+    conf = work / f"nginx-{port}.conf"
+    conf.write_text(nginx_config(str(root), str(work), port))
     return launched("nginx", ["nginx", "-c", str(conf)], port, probe)
 
 
@@ -536,8 +563,11 @@ def main() -> int:
                         help=f"write the result tables into FILE between {BEGIN_MARKER} and {END_MARKER} "
                              "(a new FILE is created with them)")
     parser.add_argument("--update-readme", action="store_true", help="--markdown Benchmarks/README.md")
-    parser.add_argument("--only", choices=["record"],
-                        help="run one part only: `record` times the record path (and proxy mode) against nginx")
+    parser.add_argument("--only", choices=["record", "routes"],
+                        help="run one part only: `record` times the record path (and proxy mode) against nginx, "
+                             "`routes` the per-route table alone")
+    parser.add_argument("--route", action="append", choices=["list", "templated", "big", "miss", "post"],
+                        help="with --only routes: only this route (repeatable; default every route)")
     parser.add_argument("--record-requests", type=int,
                         help="sequential GETs per record-path timing (default 300, quick 50)")
     parser.add_argument("--record-rounds", type=int, default=5,
@@ -566,6 +596,7 @@ def main() -> int:
                      "wrk": command_line("wrk", "-v").split(" Copyright")[0]},
         "wrk": f"-t2 -c{args.connections} -d{seconds}s", "rounds": rounds,
         "open_files": raise_open_file_limit(4 * MANY_CONNECTIONS + 1024),
+        "nginx_config": nginx_config("ROOT", "WORK", "PORT"),
     }
     servers: list[Server] = []
     work = Path(tempfile.mkdtemp(prefix="pokestub-bench-"))
@@ -584,6 +615,8 @@ def main() -> int:
                   ("pokemon/1 (542 KB)", BIG_PATH, get_script, "big"),
                   ("miss (404 + near misses)", MISS_PATH, get_script, "miss"),
                   (f"POST {len(post_body)} B JSON", POST_PATH, post_script, "post")]
+        if args.only == "routes" and args.route:
+            routes = [route for route in routes if route[3] in args.route]
 
         # The 1,000-connection run needs pokestub to admit that many at once (and a probe beside them).
         default_limit = pokestub_connection_limit(args.binary)
@@ -664,6 +697,10 @@ def main() -> int:
                               "floor": measured.get(f"{label}/floor")} for label, _, _, key in routes]
         if floor is not None:
             results["start_seconds_floor"] = floor.start_seconds
+        if args.only == "routes":
+            report = route_lines(results)
+            print("\n" + "\n".join(report))
+            return finish(args, results, None)
         fill_journal(pokestub.base)
         results["peak_rss_kib"] = {"pokestub_full_journal": peak_rss_kib(pokestub.pids()),
                                    "nginx": peak_rss_kib(nginx.pids())}
@@ -720,8 +757,8 @@ def main() -> int:
     return finish(args, results, report)
 
 
-def report_lines(results: dict) -> list[str]:
-    """The results as Markdown: a heading line, the tables and notes; printed, and written by --markdown."""
+def route_lines(results: dict) -> list[str]:
+    """The heading line, the per-route table, the floor's note and nginx's configuration, as Markdown."""
     versions = results["versions"]
     lines = [
         f"pokestub benchmark, {results['date']}: {results['machine']}; load average at start "
@@ -761,8 +798,20 @@ def report_lines(results: dict) -> list[str]:
         f"{FLOOR_POOL_BYTES:,} bytes, connection limit, strict parsing), answering each route from one response "
         f"made at start; no Swift, matching or journal; {floor_note}. `pokestub / floor` is the share of the "
         "library's own ceiling pokestub reaches.",
+        "",
+        "nginx, configured for static content as its documentation advises (`NGINX_CONFIG` in "
+        "`Benchmarks/bench.py`; ROOT holds the bytes pokestub served, WORK and PORT are the run's):",
+        "",
+        "```nginx",
+        *results["nginx_config"].rstrip("\n").splitlines(),
+        "```",
     ]
+    return lines
 
+
+def report_lines(results: dict) -> list[str]:
+    """The results as Markdown: a heading line, the tables and notes; printed, and written by --markdown."""
+    lines = route_lines(results)
     rss, start = results["peak_rss_kib"], results["start_seconds"]
     lines += [
         "",

@@ -5,28 +5,11 @@ import Foundation
 /// behaviour WireMock 2.35 shows for the same input (compared with its standalone jar; see
 /// `scripts/wiremock-compat/`).
 enum TemplateHelpers {
-    /// Every helper name; a call to any other name is refused when the template is parsed.
-    static let names: Set<String> = [
-        "now", "date", "parseDate", "jsonPath", "randomValue", "randomInt", "pickRandom", "math", "size", "trim",
-        "upper", "lower", "capitalize", "replace", "regexExtract", "base64", "urlEncode", "eq", "neq", "gt", "gte",
-        "lt", "lte", "and", "or", "not", "contains", "matches", "lookup", "join", "capitalizeFirst",
-        "defaultIfEmpty", "substring", "abbreviate", "stripTags",
-    ]
-    /// The Handlebars.java `StringHelpers` among ``names``. Given a falsy value (null, `""`, `false`, `0`, an
-    /// empty list), each answers its first parameter's text, or nothing, instead of applying itself:
-    /// `{{upper '' 'x'}}` is `x`, `{{substring request.query.missing 2}}` is `2` (Handlebars.java's
-    /// `StringHelpers.apply`; checked against WireMock 2.35.1's jar). `defaultIfEmpty` is that rule alone.
-    static let stringHelpers: Set<String> = [
-        "upper", "lower", "capitalize", "capitalizeFirst", "replace", "defaultIfEmpty", "substring", "abbreviate",
-        "stripTags",
-    ]
-    /// Names that may open a block besides the helpers above.
-    static let blockNames: Set<String> = names.union(["if", "unless", "each", "with", "assign"])
-
-    /// Calls helper `name`, drawing what it reads and makes from `renderer`'s budget: text it reads takes
-    /// its bytes' steps, and a result whose size is known first is checked before it is made.
+    /// Calls `helper`, drawing what it reads and makes from `renderer`'s budget: text it reads takes its
+    /// bytes' steps, and a result whose size is known first is checked before it is made.
     static func call(
-        _ name: String, parameters: [TemplateValue], hash: [String: TemplateValue], renderer: inout TemplateRenderer
+        _ helper: TemplateHelper, parameters: [TemplateValue], hash: [String: TemplateValue],
+        renderer: inout TemplateRenderer
     ) throws(TemplateRenderError) -> TemplateValue {
         let first = parameters.first ?? .null
         func text(_ index: Int) throws(TemplateRenderError) -> String {
@@ -37,28 +20,28 @@ enum TemplateHelpers {
             try renderer.budget.make(bytes: result.utf8.count)
             return .string(result)
         }
-        if stringHelpers.contains(name), !first.isTruthy {
+        if helper.isStringHelper, !first.isTruthy {
             return parameters.count > 1 ? .string(try text(1)) : .string("")
         }
-        switch name {
-        case "now", "date", "parseDate":
-            return try dateHelper(name, parameters: parameters, hash: hash, renderer: &renderer)
-        case "jsonPath":
+        switch helper {
+        case .now, .date, .parseDate:
+            return try dateHelper(helper, parameters: parameters, hash: hash, renderer: &renderer)
+        case .jsonPath:
             return try jsonPath(first, try text(1), default: hash["default"], renderer: &renderer)
-        case "randomValue":
+        case .randomValue:
             return .string(try randomValue(hash: hash, renderer: &renderer))
-        case "randomInt":
+        case .randomInt:
             let lower = hash["lower"]?.number.map(\.clampedInteger) ?? Int(Int32.min)
             let upper = hash["upper"]?.number.map(\.clampedInteger) ?? Int(Int32.max)
             guard lower < upper else { throw TemplateRenderError("randomInt needs lower < upper") }
             return .number(TemplateNumber(Int.random(in: lower..<upper, using: &renderer.random)))
-        case "pickRandom":
+        case .pickRandom:
             let choices = parameters.count == 1 ? first.elements.map(\.value) : parameters
             try renderer.budget.step(choices.count)
             return choices.randomElement(using: &renderer.random) ?? .null
-        case "math":
+        case .math:
             return try math(first, try text(1), parameters.count > 2 ? parameters[2] : .null)
-        case "size":
+        case .size:
             switch first {
             case .string(let value):
                 try renderer.budget.process(bytes: value.utf8.count)
@@ -66,23 +49,23 @@ enum TemplateHelpers {
             case .null: return .number(TemplateNumber(0))
             default: return .number(TemplateNumber(first.elementCount))
             }
-        case "trim": return try made(try text(0).trimmingCharacters(in: .whitespacesAndNewlines))
-        case "upper": return try made(try text(0).uppercased())
-        case "lower": return try made(try text(0).lowercased())
-        case "capitalize":
+        case .trim: return try made(try text(0).trimmingCharacters(in: .whitespacesAndNewlines))
+        case .upper: return try made(try text(0).uppercased())
+        case .lower: return try made(try text(0).lowercased())
+        case .capitalize:
             return try made(
                 try text(0).split(separator: " ", omittingEmptySubsequences: false).map {
                     $0.prefix(1).uppercased() + $0.dropFirst()
                 }.joined(separator: " "))
-        case "capitalizeFirst":
+        case .capitalizeFirst:
             // Java's StringUtils.capitalize: the first code point in title case (a single-scalar mapping only).
             var scalars = try text(0).unicodeScalars
             guard let head = scalars.first else { return .string("") }
             scalars.removeFirst()
             let title = head.properties.titlecaseMapping.unicodeScalars
             return try made((title.count == 1 ? String(title) : String(head)) + String(scalars))
-        case "defaultIfEmpty": return first
-        case "substring":
+        case .defaultIfEmpty: return first
+        case .substring:
             // Java's String.substring: offsets in UTF-16 code units, from `start` to `end` (exclusive) or the end.
             let units = Array(try text(0).utf16)
             let end = parameters.count > 2 ? Int(try text(2)) : units.count
@@ -92,7 +75,7 @@ enum TemplateHelpers {
                         + "0...\(units.count)")
             }
             return .string(String(decoding: units[start..<end], as: UTF16.self))
-        case "abbreviate":
+        case .abbreviate:
             // Commons Lang's StringUtils.abbreviate(text, width): cut to width - 3 UTF-16 units and "...".
             let whole = try text(0)
             let units = Array(whole.utf16)
@@ -102,17 +85,17 @@ enum TemplateHelpers {
             }
             guard units.count > width else { return .string(whole) }
             return .string(String(decoding: units[0..<(width - 3)], as: UTF16.self) + "...")
-        case "stripTags":
+        case .stripTags:
             // Handlebars.java: every `<` up to the next `>` removed (across lines too); not marked safe, so
             // `{{…}}` still escapes what is left.
             return .string(stripTags(try text(0)))
-        case "replace":
+        case .replace:
             return .string(try replace(try text(1), with: try text(2), in: try text(0), renderer: &renderer))
-        case "regexExtract":
+        case .regexExtract:
             return try regexExtract(
                 try text(0), try text(1), variable: parameters.count > 2 ? try text(2) : nil, hash: hash,
                 renderer: &renderer)
-        case "base64":
+        case .base64:
             if hash["decode"]?.isTruthy == true {
                 var encoded = try text(0)
                 while encoded.utf8.count % 4 != 0 { encoded += "=" }
@@ -123,29 +106,29 @@ enum TemplateHelpers {
             var encoded = Data(plain.utf8).base64EncodedString()
             if hash["padding"].map({ $0.text == "false" }) == true { encoded = String(encoded.prefix { $0 != "=" }) }
             return .string(encoded)
-        case "urlEncode":
+        case .urlEncode:
             if hash["decode"]?.isTruthy == true { return .string(formDecode(try text(0))) }
             return .string(try formEncode(try text(0), budget: &renderer.budget))
-        case "eq", "neq":
+        case .eq, .neq:
             var equal = false
             if parameters.count >= 2 { equal = try equals(parameters[0], parameters[1], renderer: &renderer) }
-            return .bool(name == "eq" ? equal : !equal)
-        case "gt", "gte", "lt", "lte":
+            return .bool(helper == .eq ? equal : !equal)
+        case .gt, .gte, .lt, .lte:
             guard parameters.count >= 2 else { return .bool(false) }
             for parameter in parameters.prefix(2) {
                 if case .string(let value) = parameter { try renderer.budget.process(bytes: value.utf8.count) }
             }
             guard let order = compare(parameters[0], parameters[1]) else { return .bool(false) }
-            switch name {
-            case "gt": return .bool(order > 0)
-            case "gte": return .bool(order >= 0)
-            case "lt": return .bool(order < 0)
+            switch helper {
+            case .gt: return .bool(order > 0)
+            case .gte: return .bool(order >= 0)
+            case .lt: return .bool(order < 0)
             default: return .bool(order <= 0)
             }
-        case "and": return .bool(!parameters.isEmpty && parameters.allSatisfy(\.isTruthy))
-        case "or": return .bool(parameters.contains(where: \.isTruthy))
-        case "not": return .bool(!first.isTruthy)
-        case "contains":
+        case .and: return .bool(!parameters.isEmpty && parameters.allSatisfy(\.isTruthy))
+        case .or: return .bool(parameters.contains(where: \.isTruthy))
+        case .not: return .bool(!first.isTruthy)
+        case .contains:
             let needle = try text(1)
             switch first {
             case .list, .multi, .json(.array):
@@ -156,7 +139,7 @@ enum TemplateHelpers {
                 return .bool(false)
             default: return .bool(try contains(needle, in: try text(0), budget: &renderer.budget))
             }
-        case "matches":
+        case .matches:
             let pattern = try text(1)
             guard let regex = try? StubRegex(pattern) else {
                 throw TemplateRenderError("not a regular expression: \(pattern.debugDescription)")
@@ -167,9 +150,9 @@ enum TemplateHelpers {
             try renderer.budget.step((allowed - spent.remaining) / TemplateBudget.regexStepsPerStep)
             if spent.isSpent { try renderer.budget.step(renderer.budget.remainingSteps + 1) }
             return .bool(outcome.matched)
-        case "lookup":
+        case .lookup:
             return first.member(try text(1)) ?? .null
-        case "join":
+        case .join:
             let separator = parameters.count > 1 ? try renderer.text(of: parameters.last!) : ","
             let items = parameters.count > 2 ? Array(parameters.dropLast()) : first.elements.map(\.value)
             var joined = ""
@@ -182,15 +165,14 @@ enum TemplateHelpers {
                 joined += piece
             }
             return .string(joined)
-        default:
-            throw TemplateRenderError("unsupported helper \(name.debugDescription)")
         }
     }
 
     // MARK: Dates
 
     private static func dateHelper(
-        _ name: String, parameters: [TemplateValue], hash: [String: TemplateValue], renderer: inout TemplateRenderer
+        _ helper: TemplateHelper, parameters: [TemplateValue], hash: [String: TemplateValue],
+        renderer: inout TemplateRenderer
     )
         throws(TemplateRenderError) -> TemplateValue
     {
@@ -215,10 +197,10 @@ enum TemplateHelpers {
             try renderer.budget.allow(bytes: pattern.longestText)
         }
         var date: Date
-        switch name {
-        case "now":
+        switch helper {
+        case .now:
             date = Date()
-        case "parseDate":
+        case .parseDate:
             let text =
                 try parameters.first.map { (value) throws(TemplateRenderError) in try renderer.text(of: value) }
                 ?? ""
@@ -258,7 +240,7 @@ enum TemplateHelpers {
             date = moved
         }
         // WireMock 2.35's `date` helper ignores `timezone`: only `now` formats in another zone.
-        let zone = name == "now" && hash["timezone"] != nil ? timeZone : nil
+        let zone = helper == .now && hash["timezone"] != nil ? timeZone : nil
         return .date(TemplateDate(date: date, format: format, timeZone: zone))
     }
 

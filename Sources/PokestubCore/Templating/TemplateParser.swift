@@ -4,7 +4,9 @@
 /// `{{{raw}}}`, `{{& raw}}`, `{{helper param key=value}}`, sub-expressions `(helper …)`, blocks
 /// `{{#name …}}…{{else}}…{{/name}}` with `{{else if …}}` chains, inverted sections `{{^name}}…{{/name}}`,
 /// comments `{{! … }}` and `{{!-- … --}}`, `\{{` for a literal `{{`, and `{{~` to drop the white space before
-/// a mustache. A helper call naming a helper pokestub does not have is refused here rather than at serve time.
+/// a mustache. A helper call naming a helper pokestub does not have is refused here rather than at serve time,
+/// and every name is resolved here (``TemplateNode``): a helper call holds its ``TemplateHelper``, a block its
+/// ``TemplateBlockKind``, so rendering looks up only the values a template reads.
 struct TemplateParser {
     private let bytes: [UInt8]
     private var position = 0
@@ -165,7 +167,7 @@ struct TemplateParser {
     ) throws(TemplateSyntaxError)
         -> TemplateNode
     {
-        let name = expression.head.segments.joined(separator: ".")
+        let name = expression.head.dottedName
         try enterNesting(expression)
         defer { depth -= 1 }
         let (body, first) = try parseNodes(until: name)
@@ -177,7 +179,8 @@ struct TemplateParser {
             throw TemplateSyntaxError("{{#\(name)}} is never closed with {{/\(name)}}\(found)", line: expression.line)
         }
         return inverted
-            ? .block(expression, body: inverse, inverse: body) : .block(expression, body: body, inverse: inverse)
+            ? .block(TemplateBlock(expression, body: inverse, inverse: body))
+            : .block(TemplateBlock(expression, body: body, inverse: inverse))
     }
 
     /// The inverse part that starts at an `{{else …}}` after an `{{else if}}` body, up to the closing tag.
@@ -194,7 +197,7 @@ struct TemplateParser {
             var inverse: [TemplateNode] = []
             var end = next
             if let next, next.isElse { (inverse, end) = try parseElseChain(after: next, name: name) }
-            return ([.block(chained, body: body, inverse: inverse)], end)
+            return ([.block(TemplateBlock(chained, body: body, inverse: inverse))], end)
         }
         let (rest, end) = try parseNodes(until: name)
         if let end, end.isElse {
@@ -286,18 +289,18 @@ struct TemplateParser {
         let token = tokens[position]
         position += 1
         switch token {
-        case .string(let text): return .string(text)
+        case .string(let text): return .literal(.string(text))
         case .open:
             let call = try expression(from: &tokens, position: &position, source: source, line: line, closing: true)
             try checkHelper(call, mustBeHelper: true)
             return .call(call)
         case .word(let word):
             switch word {
-            case "true": return .bool(true)
-            case "false": return .bool(false)
-            case "null", "undefined": return .null
+            case "true": return .literal(.bool(true))
+            case "false": return .literal(.bool(false))
+            case "null", "undefined": return .literal(.null)
             default:
-                if let number = TemplateNumber(literal: word) { return .number(number) }
+                if let number = TemplateNumber(literal: word) { return .literal(.number(number)) }
                 return .path(try path(word, source: source, line: line))
             }
         case .close, .equals:
@@ -412,11 +415,10 @@ struct TemplateParser {
     )
         throws(TemplateSyntaxError)
     {
-        let named = expression.head.segments.count == 1 && !expression.head.isData
         let wantsHelper = mustBeHelper || !expression.parameters.isEmpty || !expression.hash.isEmpty
         guard wantsHelper else { return }
-        guard named, TemplateHelpers.names.contains(expression.head.segments[0]) else {
-            let name = expression.head.segments.joined(separator: ".")
+        guard expression.helper != nil else {
+            let name = expression.head.dottedName
             throw TemplateSyntaxError(
                 "unsupported helper \(name.debugDescription) in \(expression.source)", line: expression.line)
         }
@@ -424,8 +426,7 @@ struct TemplateParser {
 
     /// Refuses a block naming a helper pokestub does not have (a block over a plain path is a section).
     static func checkBlock(_ expression: TemplateExpression) throws(TemplateSyntaxError) {
-        let named = expression.head.segments.count == 1 && !expression.head.isData
-        if named, TemplateHelpers.blockNames.contains(expression.head.segments[0]) { return }
+        if let name = expression.head.blockName, TemplateBlockKind.names.contains(name) { return }
         try checkHelper(expression)
     }
 

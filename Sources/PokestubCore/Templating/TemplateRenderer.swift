@@ -7,9 +7,18 @@ import Foundation
 /// default), then the variables set with `assign` or `regexExtract`. `{{…}}` output is HTML-escaped with
 /// Handlebars.java's table (`& < > " ' \` =`); `{{{…}}}` is not.
 struct TemplateRenderer {
+    /// A context lookups walk, with the loop position `#each` set when it pushed it.
     private struct Frame {
         var context: TemplateValue
-        var data: [String: TemplateValue] = [:]
+        var loop: Loop?
+    }
+
+    /// `#each`'s data variables for one element: `@index`, `@first`, `@last` from its position, `@key` for
+    /// a map's or object's member.
+    private struct Loop {
+        var index: Int
+        var count: Int
+        var key: String?
     }
 
     private var frames: [Frame]
@@ -22,9 +31,13 @@ struct TemplateRenderer {
     /// The JSON text `jsonPath` parsed last, and what it read, so a loop over the request body's values
     /// parses the body once.
     var lastParsedJSON: (text: String, document: JSONDocument?)?
+    /// Emptied parameter lists whose storage a later helper call fills again, so that a call in a loop does
+    /// not allocate its list each time (one list per call nested at once).
+    private var spareParameters: [[TemplateValue]] = []
 
     init(model: TemplateValue, budget: TemplateBudget) {
         frames = [Frame(context: model)]
+        frames.reserveCapacity(8)
         self.budget = budget
     }
 
@@ -43,12 +56,12 @@ struct TemplateRenderer {
                 } catch {
                     throw error.at(expression)
                 }
-            case .block(let expression, let body, let inverse):
+            case .block(let block):
                 do {
                     try budget.step()
-                    try append(try renderBlock(expression, body: body, inverse: inverse), to: &output)
+                    try append(try render(block), to: &output)
                 } catch {
-                    throw error.at(expression)
+                    throw error.at(block.expression)
                 }
             }
         }
@@ -57,6 +70,7 @@ struct TemplateRenderer {
 
     /// Appends `piece` to `output` when the result stays within ``TemplateLimits/maxBytes``.
     private func append(_ piece: String, to output: inout String) throws(TemplateRenderError) {
+        guard !piece.isEmpty else { return }
         try budget.allow(bytes: output.utf8.count + piece.utf8.count)
         output += piece
     }
@@ -84,87 +98,82 @@ struct TemplateRenderer {
 
     // MARK: Blocks
 
-    private mutating func renderBlock(
-        _ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]
-    )
-        throws(TemplateRenderError) -> String
-    {
-        let name = expression.head.segments.count == 1 && !expression.head.isData ? expression.head.segments[0] : ""
-        let parameters = try expression.parameters.map { (argument) throws(TemplateRenderError) in
-            try value(of: argument)
+    private mutating func render(_ block: TemplateBlock) throws(TemplateRenderError) -> String {
+        let expression = block.expression
+        // Every block's parameters are evaluated first (a helper's block form evaluates them again as it
+        // calls the helper), each taking its step.
+        var first: TemplateValue?
+        for argument in expression.parameters {
+            let value = try value(of: argument)
+            if first == nil { first = value }
         }
-        switch name {
-        case "if":
-            return try parameters.first?.isTruthy == true ? render(body) : render(inverse)
-        case "unless":
-            return try parameters.first?.isTruthy == true ? render(inverse) : render(body)
-        case "with":
-            guard let context = parameters.first, context.isTruthy else { return try render(inverse) }
-            return try within(context) { (renderer) throws(TemplateRenderError) in try renderer.render(body) }
-        case "each":
-            let elements = parameters.first?.elements ?? []
-            guard !elements.isEmpty else { return try render(inverse) }
+        switch block.kind {
+        case .conditional:
+            return try first?.isTruthy == true ? render(block.body) : render(block.inverse)
+        case .unless:
+            return try first?.isTruthy == true ? render(block.inverse) : render(block.body)
+        case .with:
+            guard let context = first, context.isTruthy else { return try render(block.inverse) }
+            return try within(context) { (renderer) throws(TemplateRenderError) in try renderer.render(block.body) }
+        case .each:
+            let elements = first?.elements ?? []
+            guard !elements.isEmpty else { return try render(block.inverse) }
             var output = ""
             for (index, element) in elements.enumerated() {
                 try budget.step()
-                var data: [String: TemplateValue] = [
-                    "index": .number(TemplateNumber(index)), "first": .bool(index == 0),
-                    "last": .bool(index == elements.count - 1),
-                ]
-                if let key = element.key { data["key"] = .string(key) }
-                let piece = try within(element.value, data: data) { (renderer) throws(TemplateRenderError) in
-                    try renderer.render(body)
+                let loop = Loop(index: index, count: elements.count, key: element.key)
+                let piece = try within(element.value, loop: loop) { (renderer) throws(TemplateRenderError) in
+                    try renderer.render(block.body)
                 }
                 try append(piece, to: &output)
             }
             return output
-        case "assign":
-            guard let variable = parameters.first?.text else { return "" }
-            variables[variable] = .string(try render(body))
+        case .assign:
+            guard let variable = first?.text else { return "" }
+            variables[variable] = .string(try render(block.body))
             return ""
-        case "trim":
-            let text = try render(body)
+        case .trim:
+            let text = try render(block.body)
             try budget.process(bytes: text.utf8.count)
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        default:
-            break
-        }
-        if expression.isHelperCall || TemplateHelpers.blockNames.contains(name) {
+        case .helper(let helper):
             let result = try evaluate(expression)
-            if name == "contains" || name == "matches" {
+            if helper == .contains || helper == .matches {
                 // WireMock 2.35's block forms of these render their body when true and nothing otherwise,
                 // ignoring an {{else}} part.
-                return result.isTruthy ? try render(body) : ""
+                return result.isTruthy ? try render(block.body) : ""
             }
-            if case .bool(let flag) = result { return try flag ? render(body) : render(inverse) }
+            if case .bool(let flag) = result { return try flag ? render(block.body) : render(block.inverse) }
             return try text(of: result)
+        case .section:
+            break
         }
         // A section over a value (Mustache): lists repeat the body, a true value renders it once within it.
         let context = try lookup(expression.head)
-        guard context.isTruthy else { return try render(inverse) }
+        guard context.isTruthy else { return try render(block.inverse) }
         switch context {
         case .list, .multi, .json(.array):
             var output = ""
             for element in context.elements {
                 try budget.step()
                 let piece = try within(element.value) { (renderer) throws(TemplateRenderError) in
-                    try renderer.render(body)
+                    try renderer.render(block.body)
                 }
                 try append(piece, to: &output)
             }
             return output
         case .bool:
-            return try render(body)
+            return try render(block.body)
         default:
-            return try within(context) { (renderer) throws(TemplateRenderError) in try renderer.render(body) }
+            return try within(context) { (renderer) throws(TemplateRenderError) in try renderer.render(block.body) }
         }
     }
 
     private mutating func within<T>(
-        _ context: TemplateValue, data: [String: TemplateValue] = [:],
+        _ context: TemplateValue, loop: Loop? = nil,
         _ body: (inout TemplateRenderer) throws(TemplateRenderError) -> T
     ) throws(TemplateRenderError) -> T {
-        frames.append(Frame(context: context, data: data))
+        frames.append(Frame(context: context, loop: loop))
         defer { frames.removeLast() }
         return try body(&self)
     }
@@ -175,13 +184,22 @@ struct TemplateRenderer {
     mutating func evaluate(_ expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
         guard expression.isHelperCall else { return try lookup(expression.head) }
         try budget.step()
-        let name = expression.head.segments[0]
-        var parameters: [TemplateValue] = []
+        var parameters = spareParameters.popLast() ?? []
         for argument in expression.parameters { parameters.append(try value(of: argument)) }
         var hash: [String: TemplateValue] = [:]
         for (key, argument) in expression.hash { hash[key] = try value(of: argument) }
+        guard let helper = expression.helper else {
+            let name = expression.head.dottedName
+            throw TemplateRenderError(
+                "unsupported helper \(name.debugDescription) in \(expression.source) (template line \(expression.line))"
+            )
+        }
+        defer {
+            parameters.removeAll(keepingCapacity: true)
+            spareParameters.append(parameters)
+        }
         do {
-            return try TemplateHelpers.call(name, parameters: parameters, hash: hash, renderer: &self)
+            return try TemplateHelpers.call(helper, parameters: parameters, hash: hash, renderer: &self)
         } catch {
             if error.isOverBudget { throw error.at(expression) }
             throw TemplateRenderError("\(error.message) in \(expression.source) (template line \(expression.line))")
@@ -193,10 +211,7 @@ struct TemplateRenderer {
     private mutating func value(of argument: TemplateArgument) throws(TemplateRenderError) -> TemplateValue {
         try budget.step()
         switch argument {
-        case .string(let text): return .string(text)
-        case .number(let number): return .number(number)
-        case .bool(let flag): return .bool(flag)
-        case .null: return .null
+        case .literal(let value): return value
         case .path(let path): return try lookup(path)
         case .call(let expression): return try evaluate(expression)
         }
@@ -206,10 +221,20 @@ struct TemplateRenderer {
     func lookup(_ path: TemplatePath) throws(TemplateRenderError) -> TemplateValue {
         let start = frames.count - 1 - path.parents
         guard start >= 0 else { return .null }
-        if path.isData {
-            guard let name = path.segments.first else { return .null }
+        if let data = path.data {
             for index in stride(from: start, through: 0, by: -1) {
-                if let value = frames[index].data[name] { return follow(value, path.segments.dropFirst()) }
+                guard let loop = frames[index].loop else { continue }
+                let value: TemplateValue
+                switch data {
+                case .index: value = .number(TemplateNumber(loop.index))
+                case .first: value = .bool(loop.index == 0)
+                case .last: value = .bool(loop.index == loop.count - 1)
+                case .key:
+                    guard let key = loop.key else { continue }
+                    value = .string(key)
+                case .unknown: return .null
+                }
+                return follow(value, path.segments.dropFirst())
             }
             return .null
         }
@@ -218,11 +243,11 @@ struct TemplateRenderer {
         for index in stride(from: start, through: lowest, by: -1) {
             if let value = frames[index].context.member(first) { return follow(value, path.segments.dropFirst()) }
         }
-        if let value = variables[first] { return follow(value, path.segments.dropFirst()) }
+        if let value = variables[first.name] { return follow(value, path.segments.dropFirst()) }
         return .null
     }
 
-    private func follow(_ value: TemplateValue, _ rest: ArraySlice<String>) -> TemplateValue {
+    private func follow(_ value: TemplateValue, _ rest: ArraySlice<TemplatePathSegment>) -> TemplateValue {
         var current = value
         for segment in rest {
             guard let next = current.member(segment) else { return .null }

@@ -6,7 +6,10 @@ import Foundation
 /// whether they count as true is what trees depend on: a query parameter or header is a "list or single"
 /// (prints its first value; `.[n]` picks one), `request.pathSegments` prints as the path, a map prints as
 /// `{a=1, b=2}`, and a JSON object from `jsonPath` prints as Jackson's pretty JSON.
-indirect enum TemplateValue: Sendable {
+///
+/// Not `indirect`: every payload is a few words or a reference already, and a helper's result (a number, a
+/// truth value) is made without a heap allocation of its own.
+enum TemplateValue: Sendable {
     case null
     case bool(Bool)
     case number(TemplateNumber)
@@ -66,18 +69,30 @@ indirect enum TemplateValue: Sendable {
 
     /// The member `name` (a key, or an index for lists), or `nil`.
     func member(_ name: String) -> TemplateValue? {
+        member(TemplatePathSegment(name))
+    }
+
+    /// The member a path segment names (a key, or its index for lists), or `nil`.
+    func member(_ segment: TemplatePathSegment) -> TemplateValue? {
         switch self {
-        case .map(let map): return map.value(for: name)
-        case .list(let items): return Int(name).flatMap { items.indices.contains($0) ? items[$0] : nil }
+        case .map(let map): return map.value(for: segment)
+        case .list(let items): return segment.index.flatMap { items.indices.contains($0) ? items[$0] : nil }
         case .multi(let values):
-            return Int(name).flatMap { values.indices.contains($0) ? .string(values[$0]) : nil }
+            return segment.index.flatMap { values.indices.contains($0) ? .string(values[$0]) : nil }
         case .pathSegments(_, let segments):
-            return Int(name).flatMap { segments.indices.contains($0) ? .string(segments[$0]) : nil }
+            return segment.index.flatMap { segments.indices.contains($0) ? .string(segments[$0]) : nil }
         case .json(let json):
             switch json {
-            case .object(let members): return members[name].map(TemplateValue.init(json:))
+            case .object(let members):
+                // A small object (a list entry's `name` and `url`) is searched without hashing the name: a
+                // lookup walking out through a loop's elements to a variable misses in every one.
+                if members.count <= 4 {
+                    for (key, value) in members where key == segment.name { return TemplateValue(json: value) }
+                    return nil
+                }
+                return members[segment.name].map(TemplateValue.init(json:))
             case .array(let items):
-                return Int(name).flatMap { items.indices.contains($0) ? TemplateValue(json: items[$0]) : nil }
+                return segment.index.flatMap { items.indices.contains($0) ? TemplateValue(json: items[$0]) : nil }
             default: return nil
             }
         default: return nil
@@ -128,11 +143,24 @@ indirect enum TemplateValue: Sendable {
     var number: TemplateNumber? {
         switch self {
         case .number(let number): number
-        case .string(let text): TemplateNumber(literal: text.trimmingCharacters(in: .whitespaces))
+        case .string(let text): TemplateNumber(literal: TemplateValue.trimmingWhitespaces(text))
         case .multi(let values) where values.count == 1: TemplateNumber(literal: values[0])
         case .json(let json): json.numberValue.map { TemplateNumber($0, scale: 0) }
         default: nil
         }
+    }
+
+    /// `text` without the white space `CharacterSet.whitespaces` holds (tab and the space separators) at
+    /// either end. Text that starts and ends with another ASCII character is returned as it is without
+    /// Foundation's search: a variable `assign` set to `7` is read as a number in every iteration of a loop.
+    static func trimmingWhitespaces(_ text: String) -> String {
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80, first != 0x20, first != 0x09,
+            last != 0x20, last != 0x09
+        {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 }
 
@@ -151,5 +179,13 @@ struct TemplateMap: Sendable {
 
     func value(for key: String) -> TemplateValue? {
         values[caseInsensitive ? key.lowercased() : key]
+    }
+
+    /// The value a path segment names, its lower-cased form made once when the template was parsed.
+    func value(for segment: TemplatePathSegment) -> TemplateValue? {
+        if caseInsensitive { return values[segment.folded] }
+        // A map of a few keys (the model's root: `request` and `parameters`) tells a miss without hashing.
+        if keys.count <= 4, !keys.contains(segment.name) { return nil }
+        return values[segment.name]
     }
 }
