@@ -10,8 +10,9 @@ public struct TemplateLimits: Sendable, Equatable {
     ///
     /// A step is a node rendered, a loop iteration, a helper call, a parameter or hash argument evaluated, 256
     /// bytes of text a helper reads or makes (4 bytes of JSON `jsonPath` parses), or 10 regular-expression
-    /// engine steps. The shipped list page (`stubs/__files/list-page.hbs`) takes 58,162 steps for all 1,351
-    /// pokemon and 95,658 for all 2,223 items (the longest shipped list), so the default leaves it 5 times that. Measured on this project's 2-core AMD EPYC with a release build, templates that spend the
+    /// engine steps. The shipped list page (`stubs/__files/list-page.hbs`) takes 58,171 steps for all 1,351
+    /// pokemon and 95,658 for all 2,223 items (the longest shipped list), so the default leaves it 5 times
+    /// that. Measured on this project's 2-core AMD EPYC with a release build, templates that spend the
     /// default budget stop after 0.1 to 0.16 s (nested `#each` over a request's array, with `math` and `if`
     /// inside), 0.08 s (`matches` or `regexExtract` that backtrack) and 0.02 s (`jsonPath` parsing the body
     /// in a loop); the slowest found, `{{request.body}}` escaped in a loop, reaches `maxBytes` after 0.32 s.
