@@ -2,24 +2,28 @@ import Foundation
 import PokestubCore
 import PokestubDaemon
 
-/// `pokestub import FILE.har [--stubs DIR] [--dry-run]`: turns a HAR capture into stub mappings the way
+/// `pokestub import FILE.har [--stubs DIR] [--host NAME] [--dry-run]`: turns a HAR capture into stub mappings the way
 /// recording does (``HARImport``), and prints one line per mapping: how it compares with the disk
 /// (`new`, `changed`, `unchanged`), its path under the stub folder, and its body file.
 enum ImportCommand {
     static let help = """
-        Usage: pokestub import FILE.har [--stubs DIR] [--dry-run]
+        Usage: pokestub import FILE.har [--stubs DIR] [--host NAME] [--dry-run]
 
         Turns every answered entry of the HAR capture FILE.har into a stub mapping, as
         recording the same exchange would: the same file names, redaction, body files and
         deduplication (the last entry for a request wins). Every entry is read as check
         reads stubs before anything is written; one that would not load stops the import.
         Writes atomically under DIR (mappings/ and __files/); a running pokestub watching
-        DIR loads them.
+        DIR loads them. Stubs match paths, not hosts: when entries of two hosts would
+        write the same stub, nothing is written and both are named; choose one host
+        with --host.
 
         Options:
           --stubs DIR     the stub folder to write to; default the folder serve would use
           --config FILE   read the stubs folder, recording.* options and
                           globalResponseTemplating from this config file
+          --host NAME     import only the entries whose URL has this host (with its
+                          port if it has one, e.g. 127.0.0.1:8080)
           --dry-run       list what would be written, write nothing
           -h, --help      print this help
 
@@ -27,7 +31,7 @@ enum ImportCommand {
 
     static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["config", "stubs"], flagOptions: ["help", "dry-run"], command: "import")
+            arguments, valueOptions: ["config", "stubs", "host"], flagOptions: ["help", "dry-run"], command: "import")
         if parsed.flags.contains("help") {
             Console.out(help)
             return .success
@@ -53,7 +57,8 @@ enum ImportCommand {
         let dryRun = parsed.flags.contains("dry-run")
         let planned: [HARImport.Planned]
         do {
-            planned = try HARImport(options: configuration.recording).plan(data, into: writer)
+            planned = try HARImport(options: configuration.recording, host: parsed.options["host"]).plan(
+                data, into: writer)
         } catch {
             throw CommandFailure(status: .dataError, message: "\(file): \(error.description)")
         }

@@ -374,6 +374,24 @@ struct ImportCommandTests {
         #expect(again.stdout.contains("would write 0 of 2 mappings"))
     }
 
+    @Test("import --host keeps that host's entries; a host the file lacks exits 65 listing the hosts it has")
+    func importOneHost() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write(Self.har, to: "capture.har")
+        let stubs = folder.url.appendingPathComponent("stubs").path
+        let kept = try await PokestubProcess.run([
+            "import", file.path, "--stubs", stubs, "--host", "PokeAPI.co", "--dry-run",
+        ])
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+        #expect(kept.stdout.contains("would write 2 of 2 mappings"))
+        let missing = try await PokestubProcess.run(["import", file.path, "--stubs", stubs, "--host", "example.com"])
+        #expect(missing.status == 65)
+        #expect(
+            missing.stderr.contains("no entry has the host example.com; the file holds pokeapi.co (4)"),
+            "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stubs))
+    }
+
     /// The loader's rules run before anything is written: an entry whose stub `check` and `serve` would refuse
     /// stops the import whole.
     @Test(

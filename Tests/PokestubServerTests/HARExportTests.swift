@@ -220,4 +220,46 @@ struct HARExportTests {
             #expect(try await replay.send("GET", "/api/v2/pokemon/?id=4").status == 200)
         }
     }
+
+    /// What a plan refuses with, or "" when it plans.
+    private static func refusal(_ plan: () throws -> [HARImport.Planned]) -> String {
+        do {
+            _ = try plan()
+            return ""
+        } catch { return "\(error)" }
+    }
+
+    /// Stubs match paths, not hosts: a capture from a browser holds several hosts' `GET /`.
+    private static let twoHosts =
+        #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["#
+        + [
+            entry("https://a.example/", body: #"{"host":"a"}"#),
+            entry("https://b.example:8443/", body: #"{"host":"b"}"#),
+            entry("https://b.example:8443/only-b", body: #"{"only":"b"}"#),
+        ].joined(separator: ",") + "]}}"
+
+    @Test("two hosts' entries for one stub stop the import, naming both; --host keeps one host's and answers it")
+    func severalHosts() async throws {
+        let folder = try TemporaryDirectory()
+        let root = folder.url.appendingPathComponent("stubs")
+        let writer = RecordingWriter(root: root)
+        let data = Data(Self.twoHosts.utf8)
+        let collision = Self.refusal { try HARImport().plan(data, into: writer) }
+        #expect(
+            collision.contains("entries 0 (a.example) and 1 (b.example:8443) would write the same stub"), "\(collision)"
+        )
+        #expect(collision.contains("--host"))
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+        let unknown = Self.refusal { try HARImport(host: "c.example").plan(data, into: writer) }
+        #expect(unknown == "no entry has the host c.example; the file holds a.example (1), b.example:8443 (2)")
+        let planned = try HARImport(host: "B.example:8443").plan(data, into: writer)
+        #expect(planned.map(\.entry) == [1, 2])
+        for item in planned { _ = try writer.commit(item.checked, durability: .processCrash) }
+        try await LiveServer.with(stubRoot: root.path) { replay in
+            let root = try await replay.send("GET", "/")
+            #expect(root.text == #"{"host":"b"}"#)
+            let onlyB = try await replay.send("GET", "/only-b")
+            #expect(onlyB.status == 200)
+        }
+    }
 }

@@ -14,6 +14,10 @@ import Foundation
 /// whose `response.status` is 0 (the browser got no answer) is skipped. Entries that make the same recording
 /// key (method, path, query in any order, body digest) are one stub: the last of them in the file wins, as a
 /// later recording rewrites an earlier one.
+///
+/// Stubs match paths, not hosts, so a capture that spans several hosts (a browser's, say) could have two hosts'
+/// `GET /` write one stub. ``host`` keeps one host's entries; without it, entries of different hosts that would
+/// write the same stub stop the import before anything is written, naming both entries and their hosts.
 public struct HARImport: Sendable {
     /// One mapping the import writes, or would write.
     public struct Planned: Sendable {
@@ -27,12 +31,27 @@ public struct HARImport: Sendable {
 
     /// Redaction and body placement, as for recordings.
     public var options: RecordingOptions
+    /// The host whose entries are imported (`pokeapi.co`, or `127.0.0.1:8080` with a port), compared without
+    /// regard to case; `nil` imports every host's.
+    public var host: String?
 
     /// Creates an import.
     ///
-    /// - Parameter options: Redaction and body placement (config `recording.*`).
-    public init(options: RecordingOptions = RecordingOptions()) {
+    /// - Parameters:
+    ///   - options: Redaction and body placement (config `recording.*`).
+    ///   - host: The one host whose entries are imported (`pokestub import --host`), or `nil` for all.
+    public init(options: RecordingOptions = RecordingOptions(), host: String? = nil) {
         self.options = options
+        self.host = host
+    }
+
+    /// The host of an entry's `request.url` as ``host`` names it: lower case, with the port when the URL has
+    /// one (`api.example.com:8443`); `nil` for a URL without a host.
+    static func host(ofURL url: String) -> String? {
+        guard let components = URLComponents(string: url), let name = components.host, !name.isEmpty else {
+            return nil
+        }
+        return name.lowercased() + (components.port.map { ":\($0)" } ?? "")
     }
 
     /// The exchanges of a HAR file, in the file's order: each entry's request and answer, or `nil` for one
@@ -40,6 +59,13 @@ public struct HARImport: Sendable {
     ///
     /// - Throws: ``HARImportError`` when the data is not a HAR log or an entry lacks a needed field.
     public func exchanges(in data: Data) throws(HARImportError) -> [(HTTPRequest, UpstreamResponse)?] {
+        try entries(in: data).map(\.exchange)
+    }
+
+    /// Each entry's host (``host(ofURL:)``) and exchange, in the file's order.
+    private func entries(
+        in data: Data
+    ) throws(HARImportError) -> [(host: String?, exchange: (HTTPRequest, UpstreamResponse)?)] {
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch {
             throw HARImportError("not JSON: \(error.message)" + (error.line.map { " at line \($0)" } ?? ""))
@@ -47,11 +73,12 @@ public struct HARImport: Sendable {
         guard let entries = json["log"]?["entries"]?.arrayValue else {
             throw HARImportError("not a HAR log: no log.entries array")
         }
-        var exchanges: [(HTTPRequest, UpstreamResponse)?] = []
+        var read: [(host: String?, exchange: (HTTPRequest, UpstreamResponse)?)] = []
         for (index, entry) in entries.enumerated() {
-            exchanges.append(try exchange(entry, index: index))
+            let host = entry["request"]?["url"]?.stringValue.flatMap(HARImport.host(ofURL:))
+            read.append((host, try exchange(entry, index: index)))
         }
-        return exchanges
+        return read
     }
 
     /// What importing `data` into the writer's stub folder writes: one stub file per distinct request, in the
@@ -67,9 +94,21 @@ public struct HARImport: Sendable {
         let recorder = Recorder(options: options)
         var byPath: [String: Planned] = [:]
         var order: [String] = []
-        for (index, exchange) in try exchanges(in: data).enumerated() {
+        var hostOfPath: [String: (host: String?, entry: Int)] = [:]
+        let wanted = host?.lowercased()
+        var hostsSeen: [String: Int] = [:]
+        for (index, (entryHost, exchange)) in try entries(in: data).enumerated() {
+            hostsSeen[entryHost ?? "(none)", default: 0] += 1
+            if let wanted, entryHost != wanted { continue }
             guard let (request, response) = exchange else { continue }
             let file = recorder.recording(of: request, response: response).stubFile
+            if let earlier = hostOfPath[file.path], earlier.host != entryHost {
+                throw HARImportError(
+                    "entries \(earlier.entry) (\(earlier.host ?? "no host")) and \(index) (\(entryHost ?? "no host")) "
+                        + "would write the same stub, \(file.path): stubs match paths, not hosts; "
+                        + "choose one host with --host NAME; nothing was written")
+            }
+            hostOfPath[file.path] = (entryHost, index)
             // The loader's rules, before anything is written: an entry that would not load (a CR or LF in its
             // method or a header field, say) stops the import whole, so nothing written is refused by
             // `check` or `serve`.
@@ -81,6 +120,10 @@ public struct HARImport: Sendable {
             order.append(file.path)
             let change = RecordingWriter.Change(original: writer.fingerprintOnDisk(of: file), latest: file.fingerprint)
             byPath[file.path] = Planned(checked: checked, change: change, entry: index)
+        }
+        if let wanted, hostsSeen[wanted] == nil {
+            let hosts = hostsSeen.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+            throw HARImportError("no entry has the host \(wanted); the file holds \(hosts.joined(separator: ", "))")
         }
         return order.compactMap { byPath[$0] }
     }
