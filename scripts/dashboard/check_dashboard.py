@@ -1,7 +1,9 @@
 """Drives the dashboard in headless Chromium (Selenium WebDriver, Debian's chromium-driver) against a live
 pokestub daemon: requests appear live, a miss shows its near misses and differences, "stub from this
 request" makes the next request match, "Save under mappings/" writes a mapping file that the watcher loads,
-the stub list shows each stub's source and file:line, and a page from another origin cannot drive the admin API.
+the stub list shows each stub's source and file:line, a page from another origin cannot drive the admin API, and an
+upstream answer that does not fit PokeAPI's schema shows in the journal, the request's detail and the Contract view
+(a second daemon in proxy mode in front of a third, the upstream).
 The daemon serves a copy of STUBS (with the watcher on), so saving never writes into the repository.
 Saves screenshots of the main views when given a folder.
 
@@ -230,8 +232,53 @@ try:
     driver.get("http://attacker.test:%d/__admin/dashboard" % port)
     if "Admin request for a foreign host refused" not in driver.page_source:
         fail("the dashboard answered under a foreign Host")
+
+    # Drift: a daemon in proxy mode in front of an upstream (another pokestub) whose pokemon/25 has a string
+    # base_experience. The journal row, the request's detail and the Contract view all show the violation.
+    def start(arguments, name):
+        folder = os.path.join(work, name)
+        os.makedirs(os.path.join(folder, "mappings"), exist_ok=True)
+        process = subprocess.Popen([binary, "serve", "--port", "0", "--stubs", folder] + arguments,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=work,
+                                   env={**os.environ, "POKESTUB_LOG_LEVEL": "error"})
+        atexit.register(process.kill)
+        first = process.stdout.readline()
+        if not first.startswith("pokestub listening on "):
+            fail("the %s daemon did not start: %r" % (name, first))
+        return first.split()[3]
+    upstream = start([], "upstream")
+    with open(os.path.join(stubs, "__files", "pokemon", "25.json")) as handle:
+        pikachu = json.load(handle)
+    pikachu["base_experience"] = str(pikachu["base_experience"])
+    drifting = {"request": {"method": "GET", "urlPath": "/api/v2/pokemon/25/"},
+                "response": {"status": 200, "jsonBody": pikachu}}
+    if send("POST", upstream + "/__admin/mappings", json.dumps(drifting).encode(),
+            {"Content-Type": "application/json"})[0] != 201:
+        fail("the upstream did not take its stub")
+    proxy = start(["--mode", "proxy", "--upstream", upstream], "proxy")
+    driver.get(proxy + "/__admin/dashboard")
+    wait.until(lambda d: d.find_element(By.ID, "live").text == "live")
+    if send("GET", proxy + "/api/v2/pokemon/25/")[0] != 200:
+        fail("the proxied request was not answered 200")
+    try:
+        wait.until(lambda d: any("schema violation" in row for row in rows()))
+    except Exception:
+        fail("the proxied answer's row does not flag its schema violations: %r" % rows())
+    driver.find_element(By.CSS_SELECTOR, "#journal tbody tr.drift").click()
+    wait.until(lambda d: d.find_elements(By.ID, "schema-violations"))
+    detail = driver.find_element(By.ID, "schema-violations").text
+    heading = driver.find_element(By.ID, "detail").text.lower()  # headings are shown in capitals
+    if "$.base_experience" not in detail or "schema violations (pokemon/$id)" not in heading:
+        fail("the request's detail does not list its violations: %r" % heading)
+    driver.find_element(By.ID, "tab-contract").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#contract tbody tr.drift"))
+    contract = driver.find_element(By.ID, "contract").text
+    if "pokemon/$id" not in contract or "$.base_experience" not in contract:
+        fail("the Contract view does not show the endpoint's violations: %r" % contract)
+    shot("dashboard-contract.png")
     print("check-dashboard: requests appeared live, the miss showed its differences, the stub from it matched, "
-          "and another origin could not drive the admin API (%s)" % outcome)
+          "another origin could not drive the admin API (%s), and a drifting upstream answer showed in the "
+          "journal, its detail and the Contract view" % outcome)
 finally:
     driver.quit()
     attacker.shutdown()

@@ -46,6 +46,7 @@ enum DashboardAssets {
             <button data-view="scenarios" id="tab-scenarios">Scenarios</button>
             <button data-view="sessions" id="tab-sessions">Sessions</button>
             <button data-view="recording" id="tab-recording">Recording</button>
+            <button data-view="contract" id="tab-contract">Contract</button>
           </nav>
           <label>Scope <select id="scope"><option value="">daemon</option></select></label>
           <span id="live" class="live">connecting…</span>
@@ -79,6 +80,7 @@ enum DashboardAssets {
           <section id="view-scenarios" class="view" hidden><table id="scenarios"><thead><tr><th>scenario</th><th>state</th><th>possible states</th></tr></thead><tbody></tbody></table></section>
           <section id="view-sessions" class="view" hidden><table id="sessions"><thead><tr><th>name</th><th>id</th><th>age</th><th>requests</th><th>stubs</th></tr></thead><tbody></tbody></table></section>
           <section id="view-recording" class="view" hidden><pre id="recording"></pre></section>
+          <section id="view-contract" class="view" hidden><p id="contract-schemas" class="muted"></p><table id="contract"><thead><tr><th>endpoint</th><th>answers</th><th>not fitting</th><th>violations</th></tr></thead><tbody></tbody></table></section>
         </main>
         </body>
         </html>
@@ -108,6 +110,7 @@ enum DashboardAssets {
         #journal tbody tr:hover { background: #eef2fb; }
         #journal tbody tr.selected { background: #dfe7fb; }
         tr.unmatched td.status { color: var(--miss); font-weight: 600; }
+        tr.drift td:last-child { color: var(--miss); }
         .detail { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px;
           overflow: auto; max-height: calc(100vh - 140px); }
         .detail h2 { font-size: 15px; margin: 4px 0 8px; overflow-wrap: anywhere; }

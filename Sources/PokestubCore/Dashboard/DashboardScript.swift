@@ -85,8 +85,11 @@ enum DashboardScript {
             state.page = Math.min(state.page, pages - 1);
             const body = $("journal").tBodies[0];
             const rows = entries.slice(state.page * pageSize, (state.page + 1) * pageSize).map((entry) => {
-              const stub = entry.stubMapping ? (entry.stubMapping.name || entry.stubMapping.id) : "unmatched";
-              const row = el("tr", { class: entry.wasMatched ? "matched" : "unmatched", "data-id": entry.id,
+              const violations = (entry.schemaViolations || []).length;
+              const stub = (entry.stubMapping ? (entry.stubMapping.name || entry.stubMapping.id) : "unmatched") +
+                (violations ? " · " + violations + " schema violation" + (violations === 1 ? "" : "s") : "");
+              const row = el("tr", { class: (entry.wasMatched ? "matched" : "unmatched") + (violations ? " drift" : ""),
+                "data-id": entry.id,
                 onclick: () => select(entry.id) },
                 el("td", {}, new Date(entry.request.loggedDate).toLocaleTimeString()),
                 el("td", {}, entry.request.method), el("td", {}, entry.request.url),
@@ -204,6 +207,15 @@ enum DashboardScript {
               el("h3", {}, "Query"), query.length ? el("table", {}, query) : el("p", { class: "muted" }, "none"),
               el("h3", {}, "Body"), bodyView(request),
             ];
+            // An upstream answer that does not fit its endpoint's schema (record, record-missing, proxy modes).
+            const violations = entry.schemaViolations || [];
+            if (violations.length) {
+              parts.push(el("h3", {}, "Schema violations (" + violations[0].schema + ")"),
+                el("table", { id: "schema-violations" },
+                  el("tr", {}, el("th", {}, "path"), el("th", {}, "kind"), el("th", {}, "message")),
+                  ...violations.map((violation) => el("tr", {}, el("td", {}, el("code", {}, violation.path)),
+                    el("td", {}, violation.kind), el("td", {}, violation.message)))));
+            }
             const nearMisses = el("div", { id: "near-misses" });
             if (!entry.wasMatched) parts.push(el("h3", {}, "Closest stubs"), nearMisses);
             parts.push(...stubEditor(entry));
@@ -311,13 +323,32 @@ enum DashboardScript {
             catch (error) { $("recording").textContent = String(error); }
           }
 
+          // What the daemon saw of upstream answers against the API's schemas (GET /__admin/contract).
+          async function loadContract() {
+            const body = $("contract").tBodies[0];
+            let data;
+            try { data = await getJSON("/__admin/contract"); }
+            catch (error) { body.replaceChildren(el("tr", {}, el("td", { colspan: 4 }, String(error)))); return; }
+            $("contract-schemas").textContent = data.endpoints.length
+              ? "Upstream answers checked against " + data.schemas
+              : "No upstream answer checked against " + data.schemas + " yet (record, record-missing and proxy modes check them)";
+            body.replaceChildren(...data.endpoints.map((endpoint) => el("tr", {
+                class: endpoint.answersNotFitting ? "drift" : "" },
+              el("td", {}, el("code", {}, endpoint.endpoint)), el("td", {}, endpoint.answers),
+              el("td", {}, endpoint.answersNotFitting),
+              el("td", {}, ...endpoint.violations.map((violation) => el("div", {},
+                el("code", {}, violation.path), " " + violation.message + " (" + violation.count + "×, last " +
+                violation.lastRequest + ")"))))));
+          }
+
           function showView(view) {
             state.view = view;
             for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== "view-" + view;
             for (const button of document.querySelectorAll("nav button")) {
               button.classList.toggle("active", button.dataset.view === view);
             }
-            const loaders = { stubs: loadStubs, scenarios: loadScenarios, sessions: loadSessions, recording: loadRecording };
+            const loaders = { stubs: loadStubs, scenarios: loadScenarios, sessions: loadSessions, recording: loadRecording,
+              contract: loadContract };
             if (loaders[view]) loaders[view]().catch((error) => console.error(error));
           }
 
