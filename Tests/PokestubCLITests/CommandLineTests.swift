@@ -113,7 +113,7 @@ struct CommandLineTests {
     func serveAndStop() async throws {
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
         let line = try await server.waitForLine(startingWith: "pokestub listening on ")
-        #expect(line.contains("(2041 stubs from \(Repository.stubs), mode replay)"))
+        #expect(line.contains("(2469 stubs from \(Repository.stubs), mode replay)"))
         let base = try await server.waitUntilListening()
         let pokemon = try await HTTPFetch.send(base + "/api/v2/pokemon/1/")
         #expect(pokemon.status == 200)
@@ -264,7 +264,7 @@ struct CommandLineTests {
     func check() async throws {
         let good = try await PokestubProcess.run(["check", Repository.stubs])
         #expect(good.status == 0)
-        #expect(good.stdout.contains("2041 stubs in 1009 files, no problems"))
+        #expect(good.stdout.contains("2469 stubs in 1009 files, no problems"))
 
         let folder = try TemporaryDirectory()
         try folder.write(#"{"request": {"urlPath": "/ok"}, "response": {}}"#, to: "mappings/ok.json")
