@@ -284,6 +284,34 @@ struct CommandLineTests {
         #expect(lenient.stdout.contains("\(folder.path)/mappings/field.json:3: warning: response.bodyFileName:"))
         #expect(lenient.stdout.contains("1 problem(s), 1 warning(s)"), "\(lenient.stdout)")
     }
+
+    @Test("check warns, exit 0 even with --strict, of absent inside and/or, which WireMock 2.35.1 refuses to load")
+    func checkLogicalAbsent() async throws {
+        let folder = try TemporaryDirectory()
+        let page = #"{"equalTo": "20"}, "offset": {"or": [{"absent": true}, {"equalTo": "0"}]}"#
+        try folder.write(
+            "{\"mappings\": [\n{\"request\": {\"urlPath\": \"/ok\"}},\n{\"request\": {\"urlPath\": \"/p\",\n"
+                + "\"queryParameters\": {\"limit\": \(page)}}}\n]}",
+            to: "mappings/pages.json")
+        try folder.write(
+            #"{"request": {"urlPath": "/c", "cookies": {"s": {"and": [{"absent": true}, {"doesNotMatch": "x"}]}}}}"#,
+            to: "mappings/cookie.json")
+        for strict in [false, true] {
+            let result = try await PokestubProcess.run(["check", folder.path] + (strict ? ["--strict"] : []))
+            #expect(result.status == 0, "\(result.stdout)")
+            #expect(
+                result.stdout.contains(
+                    "\(folder.path)/mappings/pages.json:4: warning: mappings[1]: request.queryParameters.offset: "
+                        + "absent inside and/or: WireMock 2.35.1 refuses this file at load"), "\(result.stdout)")
+            #expect(
+                result.stdout.contains(
+                    "\(folder.path)/mappings/cookie.json:1: warning: request.cookies.s: absent inside and/or"))
+            #expect(
+                result.stdout.contains(
+                    "3 stubs in 2 files, no problems, 2 warning(s) (tests WireMock 2.35.1 refuses to load; served "
+                        + "as written)"), "\(result.stdout)")
+        }
+    }
 }
 
 /// Pulls a number out of a JSON text by key, enough for health checks in CLI tests.
