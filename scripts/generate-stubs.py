@@ -284,8 +284,6 @@ LIST_TEMPLATE_LINES = (
 LIST_TEMPLATE_FILE = "list-page.hbs"
 # The templated list stubs' priority: below the default (5), so the plain page stubs answer first.
 LIST_TEMPLATE_PRIORITY = 10
-# `offset` absent or 0, for the first page's stubs.
-OFFSET_ZERO = {"or": [{"absent": True}, {"equalTo": "0"}]}
 # What a result's name and link may hold: nothing the template would have to JSON- or HTML-escape.
 RESULT_TEXT_RE = re.compile(r"[A-Za-z0-9._~:/?#@!$()*+,;%-]+")
 
@@ -338,8 +336,9 @@ def add_lists(tree: Tree, source: Path, endpoint: str, pages: bool) -> None:
         if named:
             names.append(item["name"])
     path = f"/api/v2/{endpoint}/"
-    mapping = make_mapping(path, {"urlPathPattern": f"/api/v2/{endpoint}/?"}, LIST_TEMPLATE_FILE)
-    mapping["name"] = f"GET {path}?offset=&limit= (any page)"
+    # Named and identified by `?offset=&limit=`: the bare path belongs to the plain first page without a query.
+    mapping = make_mapping(f"{path}?offset=&limit=", {"urlPathPattern": f"/api/v2/{endpoint}/?"}, LIST_TEMPLATE_FILE)
+    mapping["name"] += " (any page)"
     mapping["response"]["transformers"] = ["response-template"]
     parameters: dict = {"count": count, "url": url_base}
     if named:
@@ -361,7 +360,7 @@ def add_list_pages(tree: Tree, endpoint: str, count: int, results: list) -> None
     without rendering."""
     group = endpoint + " (lists)"
 
-    def add_page(rel: str, offset: int, limit: int, query: dict) -> None:
+    def add_page(rel: str, offset: int, limit: int) -> None:
         mappings = []
         for slash in (True, False):
             path = f"/api/v2/{endpoint}/" if slash else f"/api/v2/{endpoint}"
@@ -369,24 +368,39 @@ def add_list_pages(tree: Tree, endpoint: str, count: int, results: list) -> None
             body_file = f"{endpoint}/{folder}/offset-{offset}-limit-{limit}.json"
             body = paginate(results, count, endpoint, offset, limit, slash)
             tree.add("__files/" + body_file, body_bytes(body, body_file), group, "body")
-            url = f"{path}?offset={offset}&limit={limit}"
-            mappings.append(make_mapping(url, {"urlPath": path, "queryParameters": query}, body_file))
+            for query_text, query in page_queries(offset, limit):
+                url = f"{path}?{query_text}" if query_text else path
+                mappings.append(make_mapping(url, {"urlPath": path, "queryParameters": query}, body_file))
         add_mapping(tree, rel, mappings, group)
 
     for offset in range(0, max(count, 1), PAGE_SIZE):
-        query = {
-            "offset": OFFSET_ZERO if offset == 0 else {"equalTo": str(offset)},
-            "limit": {"or": [{"absent": True}, {"equalTo": str(PAGE_SIZE)}]},
-        }
-        add_page(f"{endpoint}/list/offset-{offset}.json", offset, PAGE_SIZE, query)
+        add_page(f"{endpoint}/list/offset-{offset}.json", offset, PAGE_SIZE)
     last = ((count - 1) // PAGE_SIZE) * PAGE_SIZE if count > 0 else 0
     tail = count - last
     if last > 0 and tail != PAGE_SIZE:
-        query = {"offset": {"equalTo": str(last)}, "limit": {"equalTo": str(tail)}}
-        add_page(f"{endpoint}/list/offset-{last}-limit-{tail}.json", last, tail, query)
+        add_page(f"{endpoint}/list/offset-{last}-limit-{tail}.json", last, tail)
     if count != PAGE_SIZE:
-        query = {"offset": OFFSET_ZERO, "limit": {"equalTo": str(count)}}
-        add_page(f"{endpoint}/list/all.json", 0, count, query)
+        add_page(f"{endpoint}/list/all.json", 0, count)
+
+
+def page_queries(offset: int, limit: int) -> list[tuple[str, dict]]:
+    """The queries a plain page answers, each as (query string, `queryParameters`): `offset` given, or absent
+    when it is 0, and `limit` given, or absent when it is the page size (the defaults pokeapi.co reads). One
+    mapping per combination rather than `{"or": [{"absent": true}, {"equalTo": "0"}]}`: WireMock 2.35.1's file
+    loader drops `absent` from a logical `or` and then refuses to start ("Logical OR must be constructed with
+    at least two matchers"). The full query comes first."""
+    offsets = [(f"offset={offset}", {"equalTo": str(offset)})]
+    if offset == 0:
+        offsets.append(("", {"absent": True}))
+    limits = [(f"limit={limit}", {"equalTo": str(limit)})]
+    if limit == PAGE_SIZE:
+        limits.append(("", {"absent": True}))
+    queries = []
+    for offset_text, offset_pattern in offsets:
+        for limit_text, limit_pattern in limits:
+            text = "&".join(t for t in (offset_text, limit_text) if t)
+            queries.append((text, {"offset": offset_pattern, "limit": limit_pattern}))
+    return queries
 
 
 def add_encounters(tree: Tree, source: Path) -> None:
@@ -517,11 +531,12 @@ or copyrights of their owners.
 
 `mappings/` holds one file per resource or page, `__files/` the response
 bodies (referenced by `bodyFileName`). pokeapi.co answers every path with and
-without its trailing slash, so each file holds two mappings in WireMock's
+without its trailing slash, so each file holds (at least) two mappings in WireMock's
 `{{"mappings": [...]}}` form: `/api/v2/pokemon/1/` and `/api/v2/pokemon/1`.
 A list is one templated mapping for both path forms, whose response template (`__files/list-page.hbs`)
 writes `next`/`previous` with the request path as it was sent, as pokeapi.co does. Every mapping has a stable `id`:
-`uuid5(6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10, "GET " + path-and-query)`.
+`uuid5(6f1c5e2a-7b1d-4c8e-9a57-9d0f4e3b2a10, "GET " + path-and-query)`, the request its `name` shows (a templated
+list stub's is `/api/v2/<endpoint>/?offset=&limit=`).
 
 - `GET /api/v2/` (root index): `mappings/root.json`; `GET /api/v2/meta/` (the data version):
   `mappings/meta.json`.
@@ -586,6 +601,10 @@ list (`?limit=<count>`) are plain stubs as well,
 `__files/<endpoint>/list/` and `list-noslash/`: the bytes the template renders
 for them (the tests compare every kind), served without rendering. The
 templated stubs have priority 10, below the default 5, so these answer first.
+A page also answers with `offset` left out when it is 0 and `limit` left out
+when it is 20, one mapping per combination and path form sharing the body
+file (up to eight in a file): WireMock 2.35.1 refuses to load a file whose
+`or` holds `absent`.
 
 ## Size budget
 

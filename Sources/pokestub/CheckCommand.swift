@@ -6,7 +6,7 @@ import PokestubDaemon
 /// problem as `path:line: message` and every warning (a stub `serve` loads to answer 500, ``StubLoader``) as
 /// `path:line: warning: message`; with `--schema`, also every stub body that does not fit its endpoint's JSON
 /// Schema (``StubSchemaCheck``). Exits 1 when there is any problem; with `--strict` (or config `strict`) a
-/// warning is a problem.
+/// warning is a problem. A test WireMock 2.35.1 refuses to load (``WireMockLoadCheck``) is a warning either way.
 enum CheckCommand {
     static let help = """
         Usage: pokestub check [--schema] [--strict] [DIR]
@@ -20,7 +20,9 @@ enum CheckCommand {
         lacks, a template that does not parse, a body file that is missing or outside
         __files) is a warning, path:line: warning: message: serve loads it and it answers 500
         naming the problem. Warnings alone exit 0; with --strict (or the config's strict)
-        they are problems, as serve --strict refuses them.
+        they are problems, as serve --strict refuses them. A request test that pokestub
+        serves as written but WireMock 2.35.1 refuses to load (absent inside and/or) is a
+        warning too, with or without --strict.
 
         With --schema, also checks every stub for a path under /api/v2/ against PokeAPI's JSON
         Schema for that endpoint (built into pokestub): inline bodies, body files and templated
@@ -74,14 +76,19 @@ enum CheckCommand {
                 ", \(report.checkedStubs) checked against \(schemas.name) schemas (\(report.checkedBodies) bodies)"
         }
         for problem in problems { Console.out(problem.description) }
-        for warning in result.warnings {
+        let wireMockWarnings = WireMockLoadCheck.warnings(in: result.stubs, root: root)
+        for warning in result.warnings + wireMockWarnings {
             Console.out(
                 StubLoadProblem(path: warning.path, line: warning.line, message: "warning: " + warning.message)
                     .description)
         }
-        let warnings =
+        var warnings =
             result.warnings.isEmpty
             ? "" : ", \(result.warnings.count) warning(s) (stubs that answer 500 naming them; --strict refuses them)"
+        if !wireMockWarnings.isEmpty {
+            warnings +=
+                ", \(wireMockWarnings.count) warning(s) (tests WireMock 2.35.1 refuses to load; served as written)"
+        }
         if problems.isEmpty {
             Console.out(
                 "\(root): \(result.stubs.count) stubs in \(result.fileCount) files\(schemaSummary), no problems"

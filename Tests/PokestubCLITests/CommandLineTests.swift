@@ -113,7 +113,7 @@ struct CommandLineTests {
     func serveAndStop() async throws {
         let server = try PokestubProcess(["serve", "--port", "0", "--stubs", Repository.stubs])
         let line = try await server.waitForLine(startingWith: "pokestub listening on ")
-        #expect(line.contains("(2041 stubs from \(Repository.stubs), mode replay)"))
+        #expect(line.contains("(2469 stubs from \(Repository.stubs), mode replay)"))
         let base = try await server.waitUntilListening()
         let pokemon = try await HTTPFetch.send(base + "/api/v2/pokemon/1/")
         #expect(pokemon.status == 200)
@@ -264,7 +264,7 @@ struct CommandLineTests {
     func check() async throws {
         let good = try await PokestubProcess.run(["check", Repository.stubs])
         #expect(good.status == 0)
-        #expect(good.stdout.contains("2041 stubs in 1009 files, no problems"))
+        #expect(good.stdout.contains("2469 stubs in 1009 files, no problems"))
 
         let folder = try TemporaryDirectory()
         try folder.write(#"{"request": {"urlPath": "/ok"}, "response": {}}"#, to: "mappings/ok.json")
@@ -283,6 +283,34 @@ struct CommandLineTests {
         #expect(lenient.status == 1)
         #expect(lenient.stdout.contains("\(folder.path)/mappings/field.json:3: warning: response.bodyFileName:"))
         #expect(lenient.stdout.contains("1 problem(s), 1 warning(s)"), "\(lenient.stdout)")
+    }
+
+    @Test("check warns, exit 0 even with --strict, of absent inside and/or, which WireMock 2.35.1 refuses to load")
+    func checkLogicalAbsent() async throws {
+        let folder = try TemporaryDirectory()
+        let page = #"{"equalTo": "20"}, "offset": {"or": [{"absent": true}, {"equalTo": "0"}]}"#
+        try folder.write(
+            "{\"mappings\": [\n{\"request\": {\"urlPath\": \"/ok\"}},\n{\"request\": {\"urlPath\": \"/p\",\n"
+                + "\"queryParameters\": {\"limit\": \(page)}}}\n]}",
+            to: "mappings/pages.json")
+        try folder.write(
+            #"{"request": {"urlPath": "/c", "cookies": {"s": {"and": [{"absent": true}, {"doesNotMatch": "x"}]}}}}"#,
+            to: "mappings/cookie.json")
+        for strict in [false, true] {
+            let result = try await PokestubProcess.run(["check", folder.path] + (strict ? ["--strict"] : []))
+            #expect(result.status == 0, "\(result.stdout)")
+            #expect(
+                result.stdout.contains(
+                    "\(folder.path)/mappings/pages.json:4: warning: mappings[1]: request.queryParameters.offset: "
+                        + "absent inside and/or: WireMock 2.35.1 refuses this file at load"), "\(result.stdout)")
+            #expect(
+                result.stdout.contains(
+                    "\(folder.path)/mappings/cookie.json:1: warning: request.cookies.s: absent inside and/or"))
+            #expect(
+                result.stdout.contains(
+                    "3 stubs in 2 files, no problems, 2 warning(s) (tests WireMock 2.35.1 refuses to load; served "
+                        + "as written)"), "\(result.stdout)")
+        }
     }
 }
 

@@ -26,7 +26,7 @@ struct SystemdTests {
         defer { server.signal(SIGKILL) }
         let ready = await notify.messages(until: "READY=1")
         #expect(ready.last?.contains("READY=1") == true)
-        #expect(ready.last?.contains("STATUS=serving 2041 stubs") == true)
+        #expect(ready.last?.contains("STATUS=serving 2469 stubs") == true)
         let base = try await server.waitUntilListening()
         #expect(try await HTTPFetch.send(base + "/api/v2/pokemon/1/").status == 200)
 

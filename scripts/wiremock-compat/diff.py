@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Differential test: each mapping tree under trees/ served by WireMock 2.35 and by pokestub, answers compared.
 
-For every tree (``trees/<name>/mappings``, ``__files`` and ``requests.json``) it starts WireMock standalone
+For every tree (``trees/<name>/mappings``, ``__files`` and ``requests.json``; or, when ``requests.json`` names
+a ``root`` relative to its folder, the ``mappings`` and ``__files`` there) it starts WireMock standalone
 with ``--root-dir`` on the tree and the tree's ``wiremock_args`` (``--global-response-templating`` or
 ``--local-response-templating``), and pokestub with ``serve --stubs`` on the same tree and its
 ``pokestub_args``, both on free loopback ports. It sends each request of ``requests.json`` to both, byte for
@@ -117,8 +118,10 @@ def main() -> int:
     differences: list[str] = []
     with tempfile.TemporaryDirectory(prefix="wiremock-diff-") as scratch:
         for tree in trees:
-            root = os.path.join(HERE, "trees", tree)
-            spec = json.load(open(os.path.join(root, "requests.json")))
+            folder = os.path.join(HERE, "trees", tree)
+            spec = json.load(open(os.path.join(folder, "requests.json")))
+            # A tree may serve another folder: `root`, relative to its own (the shipped stubs, for `shipped`).
+            root = os.path.normpath(os.path.join(folder, spec.get("root", ".")))
             requests = [r for r in spec["requests"] if options.only in r["name"] or options.only in tree]
             if not requests:
                 continue
