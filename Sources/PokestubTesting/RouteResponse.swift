@@ -29,7 +29,7 @@ public struct RouteResponse: Sendable {
     public var fault: Fault?
 
     /// Ways to fail on purpose, named as in WireMock's `fault` field: PokestubClient's
-    /// ``PokestubClient/StubResponse/Fault``, so a closure route and an admin-API stub spell a fault alike.
+    /// `StubResponse.Fault`, so a closure route and an admin-API stub spell a fault alike.
     public typealias Fault = StubResponse.Fault
 
     /// Creates a response with body bytes.
