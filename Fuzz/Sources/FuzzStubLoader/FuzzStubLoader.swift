@@ -32,9 +32,10 @@ public func fuzzStubLoader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
                 invariant((1...lines).contains(line), "problem on line \(line) of a \(lines)-line file: \(problem)")
             }
         }
-    case .success(let stubs):
-        for stub in stubs { checkRoundTrip(stub) }
-        checkIndex(stubs)
+    case .success(let loaded):
+        for warning in loaded.warnings { invariant(!warning.message.isEmpty, "a warning without a message") }
+        for stub in loaded.stubs { checkRoundTrip(stub) }
+        checkIndex(loaded.stubs)
     }
     return 0
 }

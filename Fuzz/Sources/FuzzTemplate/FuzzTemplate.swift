@@ -55,11 +55,11 @@ let secondsPerStep = 4e-6
 let stubID = UUID(uuidString: "0f0f0f0f-0000-4000-8000-00000000f022")!
 let bodyFiles = BodyFileStore(root: URL(fileURLWithPath: ShippedStubs.root).appendingPathComponent("__files"))
 
-/// The shipped pokemon list stub's `transformerParameters`: 1,351 results.
+/// The shipped pokemon list stub's `transformerParameters`: its 1,351 ids and names.
 let shippedParameters: JSONValue = {
     let path = URL(fileURLWithPath: ShippedStubs.root).appendingPathComponent("mappings/pokemon/list.json")
     guard let data = try? Data(contentsOf: path), let json = try? JSONValue.parse(data),
-        let parameters = json["mappings"]?[0]?["response"]?["transformerParameters"]
+        let parameters = (json["mappings"]?[0] ?? json)["response"]?["transformerParameters"]
     else { fatalError("cannot read the transformerParameters of \(path.path)") }
     return parameters
 }()
