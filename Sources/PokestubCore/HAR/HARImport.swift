@@ -94,21 +94,20 @@ public struct HARImport: Sendable {
         let recorder = Recorder(options: options)
         var byPath: [String: Planned] = [:]
         var order: [String] = []
-        var hostOfPath: [String: (host: String?, entry: Int)] = [:]
         let wanted = host?.lowercased()
         var hostsSeen: [String: Int] = [:]
-        for (index, (entryHost, exchange)) in try entries(in: data).enumerated() {
+        let entries = try entries(in: data)
+        for (index, (entryHost, exchange)) in entries.enumerated() {
             hostsSeen[entryHost ?? "(none)", default: 0] += 1
             if let wanted, entryHost != wanted { continue }
             guard let (request, response) = exchange else { continue }
             let file = recorder.recording(of: request, response: response).stubFile
-            if let earlier = hostOfPath[file.path], earlier.host != entryHost {
+            if let earlier = byPath[file.path]?.entry, entries[earlier].host != entryHost {
                 throw HARImportError(
-                    "entries \(earlier.entry) (\(earlier.host ?? "no host")) and \(index) (\(entryHost ?? "no host")) "
+                    "entries \(earlier) (\(entries[earlier].host ?? "no host")) and \(index) (\(entryHost ?? "no host")) "
                         + "would write the same stub, \(file.path): stubs match paths, not hosts; "
                         + "choose one host with --host NAME; nothing was written")
             }
-            hostOfPath[file.path] = (entryHost, index)
             // The loader's rules, before anything is written: an entry that would not load (a CR or LF in its
             // method or a header field, say) stops the import whole, so nothing written is refused by
             // `check` or `serve`.
