@@ -28,7 +28,32 @@ public final class ContractMonitor: Sendable {
     private struct State {
         var endpoints: [String: EndpointSummary] = [:]
         var logged: Set<String> = []
+        /// The verdicts on bodies checked lately, by endpoint and body digest, so an upstream answering the
+        /// same bytes again is not parsed and validated again: at most ``maxRememberedVerdicts``.
+        var verdicts: [CheckedBody: Verdict] = [:]
+        /// How many bodies were parsed and validated (the rest reused a verdict).
+        var bodiesValidated = 0
     }
+
+    /// How many answers' bodies were parsed and validated; an answer whose bytes were checked lately reuses
+    /// that verdict and is not counted here.
+    var bodiesValidated: Int { state.withLock { $0.bodiesValidated } }
+
+    /// A body checked against an endpoint's schema.
+    private struct CheckedBody: Hashable {
+        var endpoint: String
+        var body: ContentDigest
+    }
+
+    /// Where a body does not fit its endpoint's schema: what depends on the bytes alone.
+    private struct Verdict {
+        var violations: [SchemaViolation]
+        var omitted: Int
+    }
+
+    /// How many verdicts are remembered; past it they are forgotten all at once. Each holds at most
+    /// ``maxViolationsPerAnswer`` violations.
+    static let maxRememberedVerdicts = 256
 
     private struct EndpointSummary {
         var answers = 0
@@ -78,22 +103,37 @@ public final class ContractMonitor: Sendable {
     /// - Returns: The finding, or `nil` when the answer is not checked (not a `GET`, not 2xx, or a path no
     ///   schema describes).
     public func check(_ body: Data, status: Int, for request: HTTPRequest, now: Date = Date()) -> Finding? {
+        check(body, digest: nil, status: status, for: request, now: now)
+    }
+
+    /// Checks an upstream answer as ``check(_:status:for:now:)`` does, reading the digest its body was given
+    /// when it arrived (``UpstreamResponse/bodyDigest``).
+    func check(_ response: UpstreamResponse, for request: HTTPRequest, now: Date = Date()) -> Finding? {
+        check(response.body, digest: response.bodyDigest, status: response.status, for: request, now: now)
+    }
+
+    /// The check itself. A body whose digest was checked against the same endpoint lately gets the same
+    /// violations without being parsed again (an upstream answering the same page again, as in a recording
+    /// run that repeats): the verdict depends on the bytes and the schema alone. It is still counted,
+    /// summed up and logged as a new answer.
+    private func check(
+        _ body: Data, digest: ContentDigest?, status: Int, for request: HTTPRequest, now: Date
+    ) -> Finding? {
         guard request.method == "GET", (200...299).contains(status),
             let endpoint = schemas.endpoint(forPath: request.normalizedPath)
         else { return nil }
-        let violations: [SchemaViolation]
-        var omitted = 0
-        if let value = try? JSONValue.parse(body) {
-            (violations, omitted) = schemas.violations(
-                of: value, against: endpoint, limit: ContractMonitor.maxViolationsPerAnswer)
-        } else {
-            let what = body.isEmpty ? "nothing" : "a body that is not JSON"
-            violations = [SchemaViolation(path: "$", keyPath: [], kind: .type, message: "expected JSON, got \(what)")]
-        }
-        let finding = Finding(endpoint: endpoint.name, violations: violations, omitted: omitted)
+        let checked = CheckedBody(endpoint: endpoint.name, body: digest ?? ContentDigest(body))
+        let known = state.withLock { $0.verdicts[checked] }
+        let verdict = known ?? verdict(on: body, against: endpoint)
+        let finding = Finding(endpoint: endpoint.name, violations: verdict.violations, omitted: verdict.omitted)
         let target = "\(request.method) \(request.rawURL)"
         let newKinds = state.withLock { state in
-            note(finding, target: target, now: now, in: &state)
+            if known == nil {
+                state.bodiesValidated += 1
+                if state.verdicts.count >= ContractMonitor.maxRememberedVerdicts { state.verdicts = [:] }
+                state.verdicts[checked] = verdict
+            }
+            return note(finding, target: target, now: now, in: &state)
         }
         for violation in newKinds {
             logger.warning(
@@ -102,6 +142,19 @@ public final class ContractMonitor: Sendable {
                     + "GET /__admin/contract counts the rest)")
         }
         return finding
+    }
+
+    /// Where a body does not fit an endpoint's schema: parsed and validated.
+    private func verdict(on body: Data, against endpoint: SchemaEndpoint) -> Verdict {
+        guard let value = try? JSONValue.parse(body) else {
+            let what = body.isEmpty ? "nothing" : "a body that is not JSON"
+            return Verdict(
+                violations: [SchemaViolation(path: "$", keyPath: [], kind: .type, message: "expected JSON, got \(what)")],
+                omitted: 0)
+        }
+        let (violations, omitted) = schemas.violations(
+            of: value, against: endpoint, limit: ContractMonitor.maxViolationsPerAnswer)
+        return Verdict(violations: violations, omitted: omitted)
     }
 
     /// Adds a finding to the summary; returns the violations of a kind not seen before at its endpoint.

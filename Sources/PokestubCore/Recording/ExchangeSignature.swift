@@ -31,6 +31,6 @@ struct ExchangeSignature: Equatable, Sendable {
         status = response.status
         headers = Recorder(options: options).recordedHeaders(response.headers, requestMethod: request.method)
         contentType = response.headers["Content-Type"]
-        body = ContentDigest(response.body)
+        body = response.bodyDigest
     }
 }

@@ -41,11 +41,11 @@ extension StubEngine {
                     response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
                     reference = ServeEvent.StubReference(stub)
                     fromUpstream = true
-                    finding = contract?.check(upstreamResponse.body, status: upstreamResponse.status, for: request)
+                    finding = contract?.check(upstreamResponse, for: request)
                 case .proxied(let upstreamResponse):
                     response = proxiedResponse(upstreamResponse, to: request)
                     fromUpstream = true
-                    finding = contract?.check(upstreamResponse.body, status: upstreamResponse.status, for: request)
+                    finding = contract?.check(upstreamResponse, for: request)
                 case .failed(let error):
                     response = StubEngine.upstreamFailure(error, upstream: plan.upstream)
                 }

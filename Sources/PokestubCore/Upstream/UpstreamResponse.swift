@@ -9,7 +9,13 @@ public struct UpstreamResponse: Sendable, Hashable {
     /// recorder and the proxy drop them (``HeaderPolicy``).
     public var headers: HTTPHeaders
     /// The body bytes after content decoding (gzip, deflate, br, zstd as the client supports).
-    public var body: Data
+    public var body: Data {
+        didSet { bodyDigest = ContentDigest(body) }
+    }
+    /// The digest of ``body``, made once when the response is made (on the upstream client's thread): what
+    /// tells an answer the same as one recorded or schema-checked before (``ExchangeSignature``,
+    /// ``ContractMonitor``) without another pass over the bytes.
+    private(set) var bodyDigest: ContentDigest
 
     /// Creates a response.
     ///
@@ -21,5 +27,6 @@ public struct UpstreamResponse: Sendable, Hashable {
         self.status = status
         self.headers = headers
         self.body = body
+        bodyDigest = ContentDigest(body)
     }
 }
