@@ -108,7 +108,7 @@ public final class LinkRewriter: Sendable {
         }
     }
 
-    /// Replaces upstream base URLs in bytes.
+    /// Replaces upstream base URLs in bytes, in one pass: a body without a link is read once and not copied.
     ///
     /// - Parameters:
     ///   - data: The body.
@@ -118,7 +118,7 @@ public final class LinkRewriter: Sendable {
     public static func rewrite(_ data: Data, bases: [String], to target: String) -> Data? {
         var patterns: [(needle: [UInt8], replacement: [UInt8])] = []
         let replacement = Array(target.utf8)
-        for base in bases where base != target {
+        for base in bases where base != target && !base.isEmpty {
             let needle = Array(base.utf8)
             patterns.append((needle, replacement))
             let escaped = escapingSlashes(needle)
@@ -128,28 +128,88 @@ public final class LinkRewriter: Sendable {
         // The patterns' bytes in one array and their places in another, so the loop below reads them through
         // raw pointers, with no reference counting per candidate.
         let arena = patterns.flatMap { $0.needle + $0.replacement }
-        var spans: [(needle: Int, needleLength: Int, replacement: Int, replacementLength: Int)] = []
+        var spans: [Span] = []
         var offset = 0
         for pattern in patterns {
-            spans.append((offset, pattern.needle.count, offset + pattern.needle.count, pattern.replacement.count))
+            spans.append(Span(needle: pattern.needle, at: offset, replacementLength: pattern.replacement.count))
             offset += pattern.needle.count + pattern.replacement.count
         }
+        var firstBytes = [Bool](repeating: false, count: 256)
+        for span in spans { firstBytes[Int(span.first)] = true }
+        let onlyFirst = Set(spans.map(\.first)).count == 1 ? spans[0].first : nil
         return data.withUnsafeBytes { bytes in
             arena.withUnsafeBufferPointer { arena in
                 spans.withUnsafeBufferPointer { spans in
-                    replaced(in: bytes, arena: arena.baseAddress!, spans: spans)
+                    firstBytes.withUnsafeBufferPointer { firstBytes in
+                        replaced(
+                            in: bytes, arena: arena.baseAddress!, spans: spans,
+                            candidates: Candidates(only: onlyFirst, table: firstBytes.baseAddress!))
+                    }
                 }
             }
         }
     }
 
-    /// The loop of ``rewrite(_:bases:to:)``: `memchr` finds each `h` (every pattern is an http or https URL),
-    /// `memcmp` compares the patterns there, and the bytes between matches go into one malloc'd buffer with
-    /// `memcpy`, which becomes the `Data` without a copy, since stepping byte by byte in Swift and appending
-    /// to an array cost more than the rest of proxying a large PokeAPI answer.
+    /// One pattern of ``rewrite(_:bases:to:)``: where its needle and replacement lie in the arena, and the
+    /// needle's first eight bytes (fewer for a shorter one) as one little-endian word with the mask of the
+    /// bytes that word holds.
+    private struct Span {
+        var needle: Int
+        var needleLength: Int
+        var replacement: Int
+        var replacementLength: Int
+        var first: UInt8
+        var prefix: UInt64
+        var mask: UInt64
+
+        init(needle bytes: [UInt8], at offset: Int, replacementLength: Int) {
+            needle = offset
+            needleLength = bytes.count
+            replacement = offset + bytes.count
+            self.replacementLength = replacementLength
+            first = bytes[0]
+            var prefix: UInt64 = 0
+            var mask: UInt64 = 0
+            for index in 0..<min(8, bytes.count) {
+                prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
+                mask |= 0xFF << (8 * UInt64(index))
+            }
+            self.prefix = prefix
+            self.mask = mask
+        }
+    }
+
+    /// The bytes a pattern starts with: one (every base an `http` or `https` URL: `h`), found with `memchr`, or
+    /// several, looked up in a table of 256.
+    private struct Candidates {
+        var only: UInt8?
+        var table: UnsafePointer<Bool>
+
+        /// The offset of the next byte a pattern starts with, at or after `index`, or `nil`.
+        func next(in start: UnsafeRawPointer, from index: Int, count: Int) -> Int? {
+            if let only {
+                guard let found = memchr(start + index, Int32(only), count - index) else { return nil }
+                return start.distance(to: UnsafeRawPointer(found))
+            }
+            var index = index
+            while index < count {
+                if table[Int(start.load(fromByteOffset: index, as: UInt8.self))] { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// The loop of ``rewrite(_:bases:to:)``, the body's one pass: `memchr` finds each byte a pattern starts
+    /// with (a PokeAPI body has thousands of `h`s), the eight bytes from there, loaded as one word, rule out
+    /// most patterns, `memcmp` compares the rest of those that remain, and the bytes between matches go into
+    /// one malloc'd buffer with `memcpy`, which becomes the `Data` without a copy. Nothing is allocated until
+    /// the first match. Stepping byte by byte in Swift and appending to an array cost more than the rest of
+    /// proxying a large PokeAPI answer; Horspool's rule, which skips ahead by the byte under the needle's end,
+    /// measured slower, since each step waits for the load before it.
     private static func replaced(
-        in bytes: UnsafeRawBufferPointer, arena: UnsafePointer<UInt8>,
-        spans: UnsafeBufferPointer<(needle: Int, needleLength: Int, replacement: Int, replacementLength: Int)>
+        in bytes: UnsafeRawBufferPointer, arena: UnsafePointer<UInt8>, spans: UnsafeBufferPointer<Span>,
+        candidates: Candidates
     ) -> Data? {
         guard let start = bytes.baseAddress else { return nil }
         let count = bytes.count
@@ -159,14 +219,24 @@ public final class LinkRewriter: Sendable {
         var copiedUpTo = 0
         var index = 0
         while index < count {
-            guard let found = memchr(start + index, Int32(UInt8(ascii: "h")), count - index) else { break }
-            index = start.distance(to: UnsafeRawPointer(found))
-            var matched: (length: Int, replacement: Int, replacementLength: Int)?
-            for span in spans where index + span.needleLength <= count {
-                guard memcmp(start + index, arena + span.needle, span.needleLength) == 0 else { continue }
+            guard let found = candidates.next(in: start, from: index, count: count) else { break }
+            index = found
+            let byte = start.load(fromByteOffset: index, as: UInt8.self)
+            // The eight bytes from here, when the body has them; near its end each pattern is compared whole.
+            let word =
+                index + 8 <= count ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: index, as: UInt64.self)) : nil
+            var matched: Span?
+            for span in spans where span.first == byte && index + span.needleLength <= count {
+                if let word {
+                    guard word & span.mask == span.prefix else { continue }
+                    let rest = span.needleLength - 8
+                    guard rest <= 0 || memcmp(start + index + 8, arena + span.needle + 8, rest) == 0 else { continue }
+                } else {
+                    guard memcmp(start + index, arena + span.needle, span.needleLength) == 0 else { continue }
+                }
                 let end = index + span.needleLength
                 if end == count || isBoundary(bytes[end]) {
-                    matched = (span.needleLength, span.replacement, span.replacementLength)
+                    matched = span
                     break
                 }
             }
@@ -187,7 +257,7 @@ public final class LinkRewriter: Sendable {
             written += index - copiedUpTo
             memcpy(output! + written, arena + matched.replacement, matched.replacementLength)
             written += matched.replacementLength
-            index += matched.length
+            index += matched.needleLength
             copiedUpTo = index
         }
         guard var output else { return nil }
@@ -241,76 +311,5 @@ public final class LinkRewriter: Sendable {
             result.append(trimmed)
         }
         return result
-    }
-}
-
-extension LinkRewriter {
-    /// Whether any of the base URLs, or its JSON-escaped form (`https:\/\/pokeapi.co`), occurs in the bytes.
-    static func containsAny(of bases: [String], in body: Data) -> Bool {
-        let needles = bases.flatMap { base -> [Needle?] in
-            let bytes = Array(base.utf8)
-            return [Needle(bytes), Needle(LinkRewriter.escapingSlashes(bytes))]
-        }
-        return body.withUnsafeBytes { haystack in
-            // One pass per first byte: every base URL starts with `h`, so one pass finds them all.
-            Dictionary(grouping: needles.compactMap { $0 }, by: \.first).contains { first, group in
-                LinkRewriter.occursAny(group, startingWith: first, in: haystack)
-            }
-        }
-    }
-
-    /// A byte string to find, with its first eight bytes (fewer for a shorter one) as one little-endian word
-    /// and the mask of the bytes that word holds.
-    private struct Needle {
-        let bytes: [UInt8]
-        let first: UInt8
-        let prefix: UInt64
-        let mask: UInt64
-
-        init?(_ bytes: [UInt8]) {
-            self.bytes = bytes
-            guard let first = bytes.first else { return nil }
-            self.first = first
-            var prefix: UInt64 = 0
-            var mask: UInt64 = 0
-            for index in 0..<min(8, bytes.count) {
-                prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
-                mask |= 0xFF << (8 * UInt64(index))
-            }
-            self.prefix = prefix
-            self.mask = mask
-        }
-    }
-
-    /// Whether any of `needles`, all starting with the byte `first`, occurs in `haystack`: `memchr` finds each
-    /// `first`, the eight bytes from there loaded as one word rule out most needles, `memcmp` checks the
-    /// rest. One pass serves all the needles: a PokeAPI body has thousands of `h`s, and a pass per needle
-    /// (a base URL and its escaped form, for each base) would stop at each of them four times or more.
-    /// Horspool's rule, which skips ahead by the byte under the needle's end, measured slower: each step
-    /// waits for the load before it (figures in Benchmarks/README.md).
-    private static func occursAny(
-        _ needles: [Needle], startingWith first: UInt8, in haystack: UnsafeRawBufferPointer
-    ) -> Bool {
-        guard let start = haystack.baseAddress, let shortest = needles.map(\.bytes.count).min(),
-            shortest <= haystack.count
-        else { return false }
-        let last = haystack.count - shortest
-        let wordsEnd = haystack.count - 8  // the last offset an 8-byte load may start at
-        var offset = 0
-        while offset <= last {
-            guard let found = memchr(start + offset, Int32(first), last - offset + 1) else { return false }
-            offset = start.distance(to: UnsafeRawPointer(found))
-            let word =
-                offset <= wordsEnd
-                ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) : nil
-            for needle in needles where needle.bytes.count <= haystack.count - offset {
-                if let word, word & needle.mask != needle.prefix { continue }
-                if needle.bytes.withUnsafeBytes({ memcmp(start + offset, $0.baseAddress!, needle.bytes.count) }) == 0 {
-                    return true
-                }
-            }
-            offset += 1
-        }
-        return false
     }
 }

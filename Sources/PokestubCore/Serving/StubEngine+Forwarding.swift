@@ -65,10 +65,9 @@ extension StubEngine {
     /// The upstream's response passed on, its links pointing at pokestub; the body is copied only when links
     /// are rewritten.
     ///
-    /// The `Location` header goes through the rewriter (with an empty body). The body is searched in the
-    /// upstream's own bytes first (``LinkRewriter/containsAny(of:in:)``: it stops at the first base URL, and rules most
-    /// candidates out by their first eight bytes, where ``LinkRewriter/rewrite(_:bases:to:)`` compares each
-    /// pattern whole), rewritten only when a base URL occurs, and shared with its ``ResponseBody``
+    /// The `Location` header goes through the rewriter (with an empty body). The body is read once
+    /// (``LinkRewriter/rewrite(_:bases:to:)``, which copies nothing until it meets a link): rewritten when a
+    /// base URL occurs, else the upstream's own bytes, shared with its ``ResponseBody``
     /// (``ResponseBody/init(passingThrough:)``).
     ///
     /// - Parameters:
@@ -85,8 +84,7 @@ extension StubEngine {
         var response = linkRewriter.rewriteOnce(empty)
         var body = upstream.body
         let bases = linkRewriter.upstreamBases
-        if !LinkRewriter.isBinary(headers["Content-Type"]), LinkRewriter.containsAny(of: bases, in: body),
-            let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
+        if !LinkRewriter.isBinary(headers["Content-Type"]), let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
         {
             body = rewritten
         }
