@@ -33,14 +33,23 @@ struct CurlJob: Sendable {
 /// once, so an upstream path that never answers holds that many workers and no more, and requests for other
 /// paths still find one free. Jobs are taken in arrival order among the routes under their limit.
 ///
-/// A job still queued at its deadline is taken out by ``expire(_:)`` and answered as timed out by the
-/// client, so a request never waits for a worker longer than the upstream timeout.
+/// A job still queued at its deadline is taken out by ``expireDue(now:)`` and answered as timed out by the
+/// client, so a request never waits for a worker longer than the upstream timeout. One expiry check is armed
+/// at a time, for the earliest deadline of the jobs queued when it was armed (``push(_:)`` asks for one when
+/// none is armed), not a timer per job: a job a worker takes at once needs none, and every job's deadline is
+/// its arrival plus the same timeout, so the earliest queued deadline is the oldest job's.
+///
+/// A worker is woken only when there is a job to take: ``push(_:)`` wakes one, and ``finish(_:)`` wakes them
+/// all only when jobs are queued (one held back by its route's limit may run now). Waking every idle worker
+/// after each exchange, to find nothing, was a context switch per idle worker per request.
 final class CurlJobQueue: Sendable {
     private struct State {
-        var jobs: [(id: UInt64, job: CurlJob)] = []
+        var jobs: [CurlJob] = []
         var running: [Substring: Int] = [:]
-        var nextID: UInt64 = 0
         var closed = false
+        /// Whether an expiry check is armed (``push(_:)`` returned a deadline and ``expireDue(now:)`` has not
+        /// disarmed it).
+        var expiryArmed = false
     }
 
     /// The most exchanges to one route at once.
@@ -57,15 +66,24 @@ final class CurlJobQueue: Sendable {
         self.routeLimit = max(1, routeLimit)
     }
 
-    /// Queues a job; its id for ``expire(_:)``, or `nil` when the queue is closed.
-    func push(_ job: CurlJob) -> UInt64? {
+    /// What became of a pushed job.
+    enum Pushed {
+        /// Queued; call ``CurlJobQueue/expireDue(now:)`` at `expiryCheck` when it is set (no check was armed).
+        case queued(expiryCheck: DispatchTime?)
+        /// The queue is closed: the caller answers the job.
+        case closed
+    }
+
+    /// Queues a job and wakes one waiting worker.
+    func push(_ job: CurlJob) -> Pushed {
         condition.lock()
         defer { condition.unlock() }
-        guard !state.closed else { return nil }
-        state.nextID += 1
-        state.jobs.append((state.nextID, job))
+        guard !state.closed else { return .closed }
+        state.jobs.append(job)
         condition.signal()
-        return state.nextID
+        guard !state.expiryArmed else { return .queued(expiryCheck: nil) }
+        state.expiryArmed = true
+        return .queued(expiryCheck: job.deadline)
     }
 
     /// Waits for a job whose route is under its limit, and counts it as running until ``finish(_:)``;
@@ -75,8 +93,8 @@ final class CurlJobQueue: Sendable {
         defer { condition.unlock() }
         while true {
             if state.closed { return nil }
-            if let index = state.jobs.firstIndex(where: { (state.running[$0.job.route] ?? 0) < routeLimit }) {
-                let job = state.jobs.remove(at: index).job
+            if let index = state.jobs.firstIndex(where: { (state.running[$0.route] ?? 0) < routeLimit }) {
+                let job = state.jobs.remove(at: index)
                 state.running[job.route, default: 0] += 1
                 // Another job may be takeable now too (another route): pass the wake-up on.
                 if !state.jobs.isEmpty { condition.signal() }
@@ -92,25 +110,39 @@ final class CurlJobQueue: Sendable {
         defer { condition.unlock() }
         let remaining = (state.running[job.route] ?? 1) - 1
         state.running[job.route] = remaining > 0 ? remaining : nil
-        condition.broadcast()
+        if !state.jobs.isEmpty { condition.broadcast() }
     }
 
-    /// Takes a job out of the queue if no worker has taken it yet.
+    /// The armed expiry check: takes out the queued jobs whose deadline has passed, and says when to check
+    /// again (the earliest deadline still queued), or disarms the check when nothing is queued.
     ///
-    /// - Parameter id: What ``push(_:)`` returned.
-    /// - Returns: The job, now the caller's to answer, or `nil` when a worker took it or it was never queued.
-    func expire(_ id: UInt64) -> CurlJob? {
+    /// - Parameter now: The time to compare deadlines with.
+    /// - Returns: The expired jobs, now the caller's to answer, and when to call again (`nil`: disarmed, the
+    ///   next ``push(_:)`` arms it).
+    func expireDue(now: DispatchTime = .now()) -> (expired: [CurlJob], nextCheck: DispatchTime?) {
         condition.lock()
         defer { condition.unlock() }
-        guard let index = state.jobs.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.jobs.remove(at: index).job
+        let expired = state.jobs.filter { $0.deadline <= now }
+        if !expired.isEmpty { state.jobs.removeAll { $0.deadline <= now } }
+        guard let next = state.jobs.map(\.deadline).min() else {
+            state.expiryArmed = false
+            return (expired, nil)
+        }
+        return (expired, next)
+    }
+
+    /// Whether an expiry check is armed.
+    var isExpiryArmed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.expiryArmed
     }
 
     /// Closes the queue, wakes the waiting workers, and returns the jobs nobody took.
     func close() -> [CurlJob] {
         condition.lock()
         defer { condition.unlock() }
-        let jobs = state.jobs.map(\.job)
+        let jobs = state.jobs
         state.jobs = []
         state.closed = true
         condition.broadcast()

@@ -107,17 +107,28 @@ public final class CurlUpstreamClient: UpstreamClient {
         }
         let job = CurlJob(
             request: request, timeoutMilliseconds: configuration.timeoutMilliseconds, completion: completion)
-        guard let id = queue.push(job) else {
+        switch queue.push(job) {
+        case .closed:
             completion(
                 .failure(UpstreamError(kind: .failed, url: request.url, message: "the upstream client was shut down")))
-            return
+        case .queued(let expiryCheck?):
+            CurlUpstreamClient.checkExpiry(of: queue, at: expiryCheck, configuration)
+        case .queued(nil):
+            break
         }
-        // Still queued at its deadline: every worker was busy, or busy with its route, for the whole timeout.
-        let queue = self.queue
-        let configuration = self.configuration
-        DispatchQueue.global().asyncAfter(deadline: job.deadline) {
-            guard let expired = queue.expire(id) else { return }
-            expired.completion(.failure(CurlUpstreamClient.noFreeWorker(for: expired.request, configuration)))
+    }
+
+    /// Answers the jobs still queued at their deadline (every worker was busy, or busy with their route, for
+    /// the whole timeout) at `deadline`, then checks again at the next deadline while jobs are queued.
+    private static func checkExpiry(
+        of queue: CurlJobQueue, at deadline: DispatchTime, _ configuration: CurlUpstreamConfiguration
+    ) {
+        DispatchQueue.global().asyncAfter(deadline: deadline) {
+            let (expired, nextCheck) = queue.expireDue()
+            for job in expired {
+                job.completion(.failure(CurlUpstreamClient.noFreeWorker(for: job.request, configuration)))
+            }
+            if let nextCheck { checkExpiry(of: queue, at: nextCheck, configuration) }
         }
     }
 
