@@ -157,9 +157,10 @@ public struct Recorder: Sendable {
     ///   - headers: The fields as the upstream sent them.
     ///   - requestMethod: The method of the request answered (an answer to `HEAD` keeps `Content-Length`).
     func recordedHeaders(_ headers: HTTPHeaders, requestMethod: String) -> JSONValue {
-        let volatile = Set(options.volatileHeaders.map(\.asciiLowercased))
         var object: [String: JSONValue] = [:]
-        for field in HeaderPolicy.recordedResponseHeaders(headers, volatile: volatile, requestMethod: requestMethod) {
+        for field in HeaderPolicy.recordedResponseHeaders(
+            headers, volatile: options.volatileNames, requestMethod: requestMethod)
+        {
             let value = JSONValue.string(options.recordedValue(name: field.name, value: field.value))
             switch object[field.name] {
             case nil: object[field.name] = value

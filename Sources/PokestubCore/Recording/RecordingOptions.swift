@@ -12,7 +12,11 @@ public struct RecordingOptions: Sendable, Equatable {
     /// `recording.redactQueryParameters`.
     public var redactedQueryWords: [String]
     /// Response header names never written (``HeaderPolicy/defaultVolatileHeaders``).
-    public var volatileHeaders: [String]
+    public var volatileHeaders: [String] {
+        didSet { volatileNames = Set(volatileHeaders.map(\.asciiLowercased)) }
+    }
+    /// ``volatileHeaders`` lower-cased, made once rather than for every answer recorded.
+    private(set) var volatileNames: Set<String>
     /// Bodies larger than this many bytes go to a file under `__files/`; smaller JSON is written as
     /// `jsonBody` and smaller text as `body`. Binary bodies always go to a file. Config key
     /// `recording.largeBodyBytes`, default 65,536.
@@ -57,6 +61,7 @@ public struct RecordingOptions: Sendable, Equatable {
         self.redactedHeaders = redactedHeaders
         self.redactedQueryWords = redactedQueryWords
         self.volatileHeaders = volatileHeaders
+        volatileNames = Set(volatileHeaders.map(\.asciiLowercased))
         self.largeBodyBytes = largeBodyBytes
         self.capturedHeaders = capturedHeaders
         self.persist = persist

@@ -43,8 +43,12 @@ public enum HeaderPolicy {
     ///   - connectionTokens: Lower-cased names listed in the message's `Connection` fields.
     /// - Returns: `true` when the field must not be forwarded.
     public static func isHopByHop(_ name: String, connectionTokens: Set<String> = []) -> Bool {
-        let lower = name.asciiLowercased
-        return hopByHop.contains(lower) || lower.hasPrefix("proxy-") || connectionTokens.contains(lower)
+        isHopByHopLowercased(name.asciiLowercased, connectionTokens: connectionTokens)
+    }
+
+    /// ``isHopByHop(_:connectionTokens:)`` of a name already lower-cased.
+    private static func isHopByHopLowercased(_ lower: String, connectionTokens: Set<String>) -> Bool {
+        hopByHop.contains(lower) || lower.hasPrefix("proxy-") || connectionTokens.contains(lower)
     }
 
     /// The lower-cased field names listed in every `Connection` field (`Connection: close, X-Foo`).
@@ -87,7 +91,8 @@ public enum HeaderPolicy {
             headers.fields.filter {
                 let name = $0.name.asciiLowercased
                 if keepsLength && name == "content-length" { return true }
-                return !isHopByHop($0.name, connectionTokens: tokens) && !bodyDescribingResponseHeaders.contains(name)
+                return !isHopByHopLowercased(name, connectionTokens: tokens)
+                    && !bodyDescribingResponseHeaders.contains(name)
             })
     }
 
