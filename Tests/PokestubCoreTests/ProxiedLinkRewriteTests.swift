@@ -57,7 +57,8 @@ struct ProxiedLinkRewriteTests {
         for text in [
             "", "h", "hhhhhhhh", String(base.dropLast()), #"{"url": "http://127.0.0.1:1808"}"#,
             #"{"url": "http://127.0.0.1:18082/api/"}"#, base + "1", base + ".evil/x", "x" + base + "x",
-            #"{"url": "http:\/\/127.0.0.1:1808\/"}"#, String(repeating: "https://pokeapi.co/api/v2/height/ ", count: 500),
+            #"{"url": "http:\/\/127.0.0.1:1808\/"}"#,
+            String(repeating: "https://pokeapi.co/api/v2/height/ ", count: 500),
         ] {
             #expect(rewritten(text) == nil, "\(text.prefix(60))")
         }
@@ -78,7 +79,9 @@ struct ProxiedLinkRewriteTests {
     func linksAtTheEdges() {
         #expect(rewritten(base) == target)
         #expect(rewritten(base + #"/api/v2/", "x": 1}"#) == target + #"/api/v2/", "x": 1}"#)
-        #expect(rewritten(#"{"url": ""# + base + #"/api/v2/pokemon/1/"}"#) == #"{"url": ""# + target + #"/api/v2/pokemon/1/"}"#)
+        #expect(
+            rewritten(#"{"url": ""# + base + #"/api/v2/pokemon/1/"}"#) == #"{"url": ""# + target
+                + #"/api/v2/pokemon/1/"}"#)
         #expect(rewritten("h" + base) == "h" + target)
         #expect(rewritten("end: " + base) == "end: " + target)
         // Each cut of a body so that the last link starts 1 to 9 bytes before its end, or runs over it.
@@ -104,17 +107,18 @@ struct ProxiedLinkRewriteTests {
         #expect(rewritten("see ftp://files.example/x", bases: bases) == "see " + target + "/x")
         #expect(rewritten("lowercase h, then H", bases: bases) == "lowercase h, then " + target)
         #expect(rewritten("http://pokeapi.co ftp://files.exampl", bases: bases) == nil)
-        #expect(rewritten("abc https://pokeapi.co/x " + base, bases: [base, "https://pokeapi.co"]) == "abc \(target)/x \(target)")
+        #expect(
+            rewritten("abc https://pokeapi.co/x " + base, bases: [base, "https://pokeapi.co"])
+                == "abc \(target)/x \(target)")
     }
 
-    @Test("PokeAPI's pokemon/1 (542 KB, thousands of links) comes out as the byte-by-byte rule makes it")
+    @Test("the shipped pokemon/1 body (2,340 links) comes out as the byte-by-byte rule makes it")
     func largeBodyAgreesWithTheRule() throws {
-        let body = try Data(
-            contentsOf: URL(fileURLWithPath: Repository.pokeAPIDump + "/api/v2/pokemon/1/index.json"))
+        let body = try Data(contentsOf: URL(fileURLWithPath: Repository.stubs + "/__files/pokemon/1.json"))
         let bases = ["https://pokeapi.co", base]
-        let expected = try #require(ProxiedLinkRewriteTests.reference(Array(body), bases: bases, target: target))
-        let actual = try #require(LinkRewriter.rewrite(body, bases: bases, to: target))
-        #expect(actual == Data(expected))
-        #expect(actual.count > body.count)
+        let expected = ProxiedLinkRewriteTests.reference(Array(body), bases: bases, target: target).map { Data($0) }
+        let actual = LinkRewriter.rewrite(body, bases: bases, to: target)
+        #expect(expected != nil, "the body holds no link")
+        #expect(actual == expected, "\(actual?.count ?? 0) bytes, the rule makes \(expected?.count ?? 0)")
     }
 }

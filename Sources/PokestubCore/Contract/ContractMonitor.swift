@@ -149,7 +149,9 @@ public final class ContractMonitor: Sendable {
         guard let value = try? JSONValue.parse(body) else {
             let what = body.isEmpty ? "nothing" : "a body that is not JSON"
             return Verdict(
-                violations: [SchemaViolation(path: "$", keyPath: [], kind: .type, message: "expected JSON, got \(what)")],
+                violations: [
+                    SchemaViolation(path: "$", keyPath: [], kind: .type, message: "expected JSON, got \(what)")
+                ],
                 omitted: 0)
         }
         let (violations, omitted) = schemas.violations(

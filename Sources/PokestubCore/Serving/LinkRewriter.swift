@@ -137,13 +137,21 @@ public final class LinkRewriter: Sendable {
         var firstBytes = [Bool](repeating: false, count: 256)
         for span in spans { firstBytes[Int(span.first)] = true }
         let onlyFirst = Set(spans.map(\.first)).count == 1 ? spans[0].first : nil
+        // The bytes every needle starts with (`http` for http and https base URLs), up to eight.
+        var common = patterns[0].needle.prefix(8)
+        for pattern in patterns.dropFirst() {
+            common = common.prefix(zip(common, pattern.needle).prefix { $0 == $1 }.count)
+        }
+        let shared = Span(needle: Array(common), at: 0, replacementLength: 0)
         return data.withUnsafeBytes { bytes in
             arena.withUnsafeBufferPointer { arena in
                 spans.withUnsafeBufferPointer { spans in
                     firstBytes.withUnsafeBufferPointer { firstBytes in
                         replaced(
                             in: bytes, arena: arena.baseAddress!, spans: spans,
-                            candidates: Candidates(only: onlyFirst, table: firstBytes.baseAddress!))
+                            candidates: Candidates(
+                                only: onlyFirst, table: firstBytes.baseAddress!, sharedPrefix: shared.prefix,
+                                sharedMask: shared.mask))
                     }
                 }
             }
@@ -167,7 +175,7 @@ public final class LinkRewriter: Sendable {
             needleLength = bytes.count
             replacement = offset + bytes.count
             self.replacementLength = replacementLength
-            first = bytes[0]
+            first = bytes.first ?? 0
             var prefix: UInt64 = 0
             var mask: UInt64 = 0
             for index in 0..<min(8, bytes.count) {
@@ -184,6 +192,10 @@ public final class LinkRewriter: Sendable {
     private struct Candidates {
         var only: UInt8?
         var table: UnsafePointer<Bool>
+        /// The first bytes all patterns share (up to eight) as a little-endian word, and the mask of the bytes
+        /// it holds: a candidate whose word differs there is no pattern's.
+        var sharedPrefix: UInt64
+        var sharedMask: UInt64
 
         /// The offset of the next byte a pattern starts with, at or after `index`, or `nil`.
         func next(in start: UnsafeRawPointer, from index: Int, count: Int) -> Int? {
@@ -202,7 +214,7 @@ public final class LinkRewriter: Sendable {
 
     /// The loop of ``rewrite(_:bases:to:)``, the body's one pass: `memchr` finds each byte a pattern starts
     /// with (a PokeAPI body has thousands of `h`s), the eight bytes from there, loaded as one word, rule out
-    /// most patterns, `memcmp` compares the rest of those that remain, and the bytes between matches go into
+    /// most candidates by the bytes all patterns share and most patterns by their own first eight, `memcmp` compares the rest of those that remain, and the bytes between matches go into
     /// one malloc'd buffer with `memcpy`, which becomes the `Data` without a copy. Nothing is allocated until
     /// the first match. Stepping byte by byte in Swift and appending to an array cost more than the rest of
     /// proxying a large PokeAPI answer; Horspool's rule, which skips ahead by the byte under the needle's end,
@@ -224,7 +236,12 @@ public final class LinkRewriter: Sendable {
             let byte = start.load(fromByteOffset: index, as: UInt8.self)
             // The eight bytes from here, when the body has them; near its end each pattern is compared whole.
             let word =
-                index + 8 <= count ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: index, as: UInt64.self)) : nil
+                index + 8 <= count
+                ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: index, as: UInt64.self)) : nil
+            if let word, word & candidates.sharedMask != candidates.sharedPrefix {
+                index += 1
+                continue
+            }
             var matched: Span?
             for span in spans where span.first == byte && index + span.needleLength <= count {
                 if let word {

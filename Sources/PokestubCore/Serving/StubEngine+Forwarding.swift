@@ -84,7 +84,8 @@ extension StubEngine {
         var response = linkRewriter.rewriteOnce(empty)
         var body = upstream.body
         let bases = linkRewriter.upstreamBases
-        if !LinkRewriter.isBinary(headers["Content-Type"]), let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
+        if !LinkRewriter.isBinary(headers["Content-Type"]),
+            let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
         {
             body = rewritten
         }
