@@ -13,6 +13,10 @@ import PokestubLocking
 ///   first and last seen, and violations by JSON path with array positions as `[*]`, each with its count,
 ///   first and last seen, and the request that showed it last.
 ///
+/// An answer whose bytes were checked against the same endpoint lately (by body digest, up to 256 remembered)
+/// gets that verdict again without being parsed: a recording run that fetches the same page again pays for one
+/// parse, not one per answer. It is still counted, summed up and journaled as an answer of its own.
+///
 /// The summary keeps at most ``maxPathsPerEndpoint`` paths per endpoint (others are counted as
 /// `otherViolations`), so an upstream that changed its shape cannot make it grow without bound.
 public final class ContractMonitor: Sendable {

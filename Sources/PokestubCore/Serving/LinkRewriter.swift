@@ -214,9 +214,9 @@ public final class LinkRewriter: Sendable {
 
     /// The loop of ``rewrite(_:bases:to:)``, the body's one pass: `memchr` finds each byte a pattern starts
     /// with (a PokeAPI body has thousands of `h`s), the eight bytes from there, loaded as one word, rule out
-    /// most candidates by the bytes all patterns share and most patterns by their own first eight, `memcmp` compares the rest of those that remain, and the bytes between matches go into
-    /// one malloc'd buffer with `memcpy`, which becomes the `Data` without a copy. Nothing is allocated until
-    /// the first match. Stepping byte by byte in Swift and appending to an array cost more than the rest of
+    /// most candidates by the bytes all patterns share and most patterns by their own first eight, `memcmp`
+    /// compares the rest of those that remain, and the bytes between matches go into one malloc'd buffer with
+    /// `memcpy`, which becomes the `Data` without a copy. Nothing is allocated until the first match. Stepping byte by byte in Swift and appending to an array cost more than the rest of
     /// proxying a large PokeAPI answer; Horspool's rule, which skips ahead by the byte under the needle's end,
     /// measured slower, since each step waits for the load before it.
     private static func replaced(
