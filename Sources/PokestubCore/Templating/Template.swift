@@ -3,18 +3,40 @@ public struct Template: Sendable {
     /// The template text as written.
     public let source: String
     let nodes: [TemplateNode]
+    /// How many loop-invariant calls the template holds (``TemplateLoopInvariants``).
+    let invariantSlots: Int
+
+    /// Whether rendering takes the faster ways to the same output and steps: loop-invariant calls worked out
+    /// once per run of their loop (``TemplateLoopInvariants``), `and`, `or`, `not` and the comparisons answered
+    /// without a parameter list. Off only in tests that compare the two.
+    let usesFastPaths: Bool
 
     /// Parses a template.
     ///
     /// - Throws: ``TemplateSyntaxError`` naming the bad mustache and its line.
     public init(_ source: String) throws(TemplateSyntaxError) {
+        try self.init(source, usesFastPaths: true)
+    }
+
+    /// Parses a template, resolving its loop-invariant calls when `usesFastPaths`.
+    init(_ source: String, usesFastPaths: Bool) throws(TemplateSyntaxError) {
         self.source = source
+        self.usesFastPaths = usesFastPaths
         guard source.utf8.contains(UInt8(ascii: "{")) || source.utf8.contains(UInt8(ascii: "\\")) else {
             nodes = [.text(source)]
+            invariantSlots = 0
             return
         }
         var parser = TemplateParser(source)
-        nodes = try parser.parse()
+        let parsed = try parser.parse()
+        guard usesFastPaths else {
+            nodes = parsed
+            invariantSlots = 0
+            return
+        }
+        var invariants = TemplateLoopInvariants()
+        nodes = invariants.resolve(parsed)
+        invariantSlots = invariants.slotCount
     }
 
     /// Whether the template is plain text (no mustache): rendering it gives ``source`` back.
@@ -27,7 +49,8 @@ public struct Template: Sendable {
 
     /// Renders the template over a model, drawing from `budget`.
     func render(_ model: TemplateValue, budget: inout TemplateBudget) throws(TemplateRenderError) -> String {
-        var renderer = TemplateRenderer(model: model, budget: budget)
+        var renderer = TemplateRenderer(model: model, budget: budget, invariantSlots: invariantSlots)
+        renderer.usesFastPaths = usesFastPaths
         defer { budget = renderer.budget }
         return try renderer.render(nodes)
     }

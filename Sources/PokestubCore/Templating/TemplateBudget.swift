@@ -25,6 +25,7 @@ struct TemplateBudget {
     /// Takes `count` steps.
     ///
     /// - Throws: ``TemplateRenderError/overBudget(_:)`` once more than ``TemplateLimits/maxSteps`` are taken.
+    @inline(__always)
     mutating func step(_ count: Int = 1) throws(TemplateRenderError) {
         steps = steps > Int.max - count ? Int.max : steps + count
         guard steps <= limits.maxSteps else {

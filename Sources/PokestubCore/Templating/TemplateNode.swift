@@ -22,12 +22,28 @@ final class TemplateBlock: Sendable {
     let body: [TemplateNode]
     /// The `{{else}}` part.
     let inverse: [TemplateNode]
+    /// For `#each`, the slots of the loop-invariant calls in its body (``TemplateLoopInvariants``), emptied
+    /// each time the loop starts; empty for other blocks.
+    let invariantSlots: Range<Int>
 
     init(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) {
         self.kind = TemplateBlockKind(path: expression.head, helper: expression.helper)
         self.expression = expression
         self.body = body
         self.inverse = inverse
+        self.invariantSlots = 0..<0
+    }
+
+    /// `block` with its parts replaced, as ``TemplateLoopInvariants`` marks them.
+    init(
+        _ block: TemplateBlock, expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode],
+        invariantSlots: Range<Int>
+    ) {
+        self.kind = block.kind
+        self.expression = expression
+        self.body = body
+        self.inverse = inverse
+        self.invariantSlots = invariantSlots
     }
 }
 
@@ -82,6 +98,12 @@ final class TemplateExpression: Sendable {
     let source: String
     /// The template line it starts on (1 is the first).
     let line: Int
+    /// Whether the head names a helper: it is one plain word, and it has parameters or a hash or is a known
+    /// helper's name.
+    let isHelperCall: Bool
+    /// For a call whose value is the same in every iteration of the `#each` around it, its slot
+    /// (``TemplateLoopInvariants``); `nil` for any other.
+    let invariant: TemplateInvariant?
 
     init(
         head: TemplatePath, parameters: [TemplateArgument], hash: [(name: String, value: TemplateArgument)],
@@ -92,19 +114,40 @@ final class TemplateExpression: Sendable {
         self.hash = hash
         self.source = source
         self.line = line
+        self.invariant = nil
         // A helper call: the head is one plain word, and it has parameters or a hash or names a helper.
         if let name = head.blockName, !parameters.isEmpty || !hash.isEmpty || TemplateHelper(rawValue: name) != nil {
             helper = TemplateHelper(rawValue: name)
+            isHelperCall = true
         } else {
             helper = nil
+            isHelperCall = false
         }
     }
 
-    /// Whether the head names a helper: it has parameters or a hash, or it is a known helper's name.
-    var isHelperCall: Bool {
-        guard head.blockName != nil else { return false }
-        return !parameters.isEmpty || !hash.isEmpty || helper != nil
+    /// `expression` with its arguments replaced and `invariant` set, as ``TemplateLoopInvariants`` marks it.
+    init(
+        _ expression: TemplateExpression, parameters: [TemplateArgument],
+        hash: [(name: String, value: TemplateArgument)], invariant: TemplateInvariant?
+    ) {
+        self.head = expression.head
+        self.helper = expression.helper
+        self.parameters = parameters
+        self.hash = hash
+        self.source = expression.source
+        self.line = expression.line
+        self.isHelperCall = expression.isHelperCall
+        self.invariant = invariant
     }
+}
+
+/// Where the renderer keeps a loop-invariant call's value (and the steps it took) while its loop runs.
+struct TemplateInvariant: Sendable {
+    /// The call's place in the renderer's store, unique within its template.
+    let slot: Int
+    /// The first segments of the paths the call reads by walking out from the loop's element: the kept value
+    /// holds in an iteration whose element has no member of any of these names.
+    let elementNames: [TemplatePathSegment]
 }
 
 /// A parameter: a literal (made a value once, when parsed), a path to look up, or a sub-expression in
@@ -113,6 +156,12 @@ enum TemplateArgument: Sendable {
     case literal(TemplateValue)
     case path(TemplatePath)
     case call(TemplateExpression)
+
+    /// Whether it is a sub-expression.
+    var isCall: Bool {
+        if case .call = self { return true }
+        return false
+    }
 }
 
 /// A dotted path (`request.pathSegments.[1]`, `this`, `../name`, `@index`).

@@ -18,7 +18,7 @@ struct TemplateRenderer {
     private struct Loop {
         var index: Int
         var count: Int
-        var key: String?
+        var key: String? = nil
     }
 
     private var frames: [Frame]
@@ -34,45 +34,71 @@ struct TemplateRenderer {
     /// Emptied parameter lists whose storage a later helper call fills again, so that a call in a loop does
     /// not allocate its list each time (one list per call nested at once).
     private var spareParameters: [[TemplateValue]] = []
+    /// The values of the loop-invariant calls (``TemplateLoopInvariants``) worked out in the current run of
+    /// their loop, by slot, with the steps each took.
+    private var invariants: [(value: TemplateValue, helperSteps: Int)?]
+    /// Whether `and`, `or`, `not` and the comparisons are answered without gathering their parameters into a
+    /// list (the same values and steps as ``TemplateHelpers``; off only to compare the two in tests).
+    var usesFastPaths = true
 
-    init(model: TemplateValue, budget: TemplateBudget) {
+    init(model: TemplateValue, budget: TemplateBudget, invariantSlots: Int = 0) {
         frames = [Frame(context: model)]
         frames.reserveCapacity(8)
         self.budget = budget
+        invariants = Array(repeating: nil, count: invariantSlots)
     }
 
     mutating func render(_ nodes: [TemplateNode]) throws(TemplateRenderError) -> String {
         var output = ""
+        try render(nodes, into: &output)
+        return output
+    }
+
+    /// Renders `nodes` onto the end of `output`, which they share with the blocks around them: what they
+    /// write, from where they start, is held to ``TemplateLimits/maxBytes`` as a string of its own.
+    private mutating func render(_ nodes: [TemplateNode], into output: inout String) throws(TemplateRenderError) {
+        let start = output.utf8.count
         for node in nodes {
             switch node {
             case .text(let text):
                 try budget.step()
-                try append(text, to: &output)
+                try append(text, to: &output, from: start)
             case .output(let expression, let escaped):
                 do {
                     try budget.step()
                     let text = try self.text(of: try evaluate(expression))
-                    try append(escaped ? try escape(text) : text, to: &output)
+                    try append(escaped ? try escape(text) : text, to: &output, from: start)
                 } catch {
                     throw error.at(expression)
                 }
             case .block(let block):
                 do {
                     try budget.step()
-                    try append(try render(block), to: &output)
+                    let before = output.utf8.count
+                    try render(block, into: &output)
+                    try allow(output, since: before, from: start)
                 } catch {
                     throw error.at(block.expression)
                 }
             }
         }
-        return output
     }
 
-    /// Appends `piece` to `output` when the result stays within ``TemplateLimits/maxBytes``.
-    private func append(_ piece: String, to output: inout String) throws(TemplateRenderError) {
+    /// Appends `piece` to `output` when what was written from `start` stays within ``TemplateLimits/maxBytes``.
+    /// (This and the other `mutating` readers are so only that the renderer is passed by reference, not copied.)
+    private mutating func append(_ piece: String, to output: inout String, from start: Int) throws(TemplateRenderError)
+    {
         guard !piece.isEmpty else { return }
-        try budget.allow(bytes: output.utf8.count + piece.utf8.count)
+        try budget.allow(bytes: output.utf8.count - start + piece.utf8.count)
         output += piece
+    }
+
+    /// Checks, when something was written to `output` after `before`, that what was written from `start` stays
+    /// within ``TemplateLimits/maxBytes``: the check ``append(_:to:from:)`` makes, for a part rendered in place.
+    private mutating func allow(_ output: String, since before: Int, from start: Int) throws(TemplateRenderError) {
+        let count = output.utf8.count
+        guard count != before else { return }
+        try budget.allow(bytes: count - start)
     }
 
     /// The text `value` prints (``TemplateValue/text``), made within the budget: a JSON container's text is
@@ -98,7 +124,8 @@ struct TemplateRenderer {
 
     // MARK: Blocks
 
-    private mutating func render(_ block: TemplateBlock) throws(TemplateRenderError) -> String {
+    /// Renders `block` onto the end of `output`.
+    private mutating func render(_ block: TemplateBlock, into output: inout String) throws(TemplateRenderError) {
         let expression = block.expression
         // Every block's parameters are evaluated first (a helper's block form evaluates them again as it
         // calls the helper), each taking its step.
@@ -109,63 +136,83 @@ struct TemplateRenderer {
         }
         switch block.kind {
         case .conditional:
-            return try first?.isTruthy == true ? render(block.body) : render(block.inverse)
+            try render(first?.isTruthy == true ? block.body : block.inverse, into: &output)
         case .unless:
-            return try first?.isTruthy == true ? render(block.inverse) : render(block.body)
+            try render(first?.isTruthy == true ? block.inverse : block.body, into: &output)
         case .with:
-            guard let context = first, context.isTruthy else { return try render(block.inverse) }
-            return try within(context) { (renderer) throws(TemplateRenderError) in try renderer.render(block.body) }
-        case .each:
-            let elements = first?.elements ?? []
-            guard !elements.isEmpty else { return try render(block.inverse) }
-            var output = ""
-            for (index, element) in elements.enumerated() {
-                try budget.step()
-                let loop = Loop(index: index, count: elements.count, key: element.key)
-                let piece = try within(element.value, loop: loop) { (renderer) throws(TemplateRenderError) in
-                    try renderer.render(block.body)
-                }
-                try append(piece, to: &output)
+            guard let context = first, context.isTruthy else { return try render(block.inverse, into: &output) }
+            try within(context) { (renderer) throws(TemplateRenderError) in
+                try renderer.render(block.body, into: &output)
             }
-            return output
+        case .each:
+            let list = first ?? .null
+            let count = list.elementCount
+            guard count > 0 else { return try render(block.inverse, into: &output) }
+            for slot in block.invariantSlots { invariants[slot] = nil }
+            // A list's elements are read by index as the loop reaches them; a map's are gathered first, with
+            // their keys. One frame is pushed for the loop and holds each element in turn.
+            let keyed = list.isIndexed ? nil : list.elements
+            let start = output.utf8.count
+            let top = frames.count
+            frames.append(Frame(context: .null, loop: nil))
+            for index in 0..<count {
+                try budget.step()
+                if let keyed {
+                    frames[top] = Frame(
+                        context: keyed[index].value, loop: Loop(index: index, count: count, key: keyed[index].key))
+                } else {
+                    frames[top] = Frame(context: list.element(at: index), loop: Loop(index: index, count: count))
+                }
+                let before = output.utf8.count
+                try render(block.body, into: &output)
+                try allow(output, since: before, from: start)
+            }
+            frames.removeLast()
         case .assign:
-            guard let variable = first?.text else { return "" }
+            guard let variable = first?.text else { return }
             variables[variable] = .string(try render(block.body))
-            return ""
         case .trim:
             let text = try render(block.body)
             try budget.process(bytes: text.utf8.count)
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            output += text.trimmingCharacters(in: .whitespacesAndNewlines)
         case .helper(let helper):
             let result = try evaluate(expression)
             if helper == .contains || helper == .matches {
                 // WireMock 2.35's block forms of these render their body when true and nothing otherwise,
                 // ignoring an {{else}} part.
-                return result.isTruthy ? try render(block.body) : ""
+                if result.isTruthy { try render(block.body, into: &output) }
+                return
             }
-            if case .bool(let flag) = result { return try flag ? render(block.body) : render(block.inverse) }
-            return try text(of: result)
+            if case .bool(let flag) = result { return try render(flag ? block.body : block.inverse, into: &output) }
+            output += try text(of: result)
         case .section:
-            break
+            try renderSection(block, into: &output)
         }
-        // A section over a value (Mustache): lists repeat the body, a true value renders it once within it.
-        let context = try lookup(expression.head)
-        guard context.isTruthy else { return try render(block.inverse) }
+    }
+
+    /// A section over a value (Mustache): lists repeat the body, a true value renders it once within it.
+    private mutating func renderSection(
+        _ block: TemplateBlock, into output: inout String
+    ) throws(TemplateRenderError) {
+        let context = try lookup(block.expression.head)
+        guard context.isTruthy else { return try render(block.inverse, into: &output) }
         switch context {
         case .list, .multi, .json(.array):
-            var output = ""
+            let start = output.utf8.count
             for element in context.elements {
                 try budget.step()
-                let piece = try within(element.value) { (renderer) throws(TemplateRenderError) in
-                    try renderer.render(block.body)
+                let before = output.utf8.count
+                try within(element.value) { (renderer) throws(TemplateRenderError) in
+                    try renderer.render(block.body, into: &output)
                 }
-                try append(piece, to: &output)
+                try allow(output, since: before, from: start)
             }
-            return output
         case .bool:
-            return try render(block.body)
+            try render(block.body, into: &output)
         default:
-            return try within(context) { (renderer) throws(TemplateRenderError) in try renderer.render(block.body) }
+            try within(context) { (renderer) throws(TemplateRenderError) in
+                try renderer.render(block.body, into: &output)
+            }
         }
     }
 
@@ -183,6 +230,13 @@ struct TemplateRenderer {
     /// The value of a mustache: a helper's result or a looked-up value.
     mutating func evaluate(_ expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
         guard expression.isHelperCall else { return try lookup(expression.head) }
+        if usesFastPaths, expression.hash.isEmpty, let helper = expression.helper {
+            switch helper {
+            case .and, .or, .not: return try logic(helper, expression)
+            case .gt, .gte, .lt, .lte: return try comparison(helper, expression)
+            default: break
+            }
+        }
         try budget.step()
         var parameters = spareParameters.popLast() ?? []
         for argument in expression.parameters { parameters.append(try value(of: argument)) }
@@ -206,6 +260,60 @@ struct TemplateRenderer {
         }
     }
 
+    /// `and`, `or` and `not` without a hash, as ``TemplateHelpers/call(_:parameters:hash:renderer:)`` answers
+    /// them and with the same steps, without gathering the parameters into a list.
+    private mutating func logic(
+        _ helper: TemplateHelper, _ expression: TemplateExpression
+    ) throws(TemplateRenderError) -> TemplateValue {
+        try budget.step()
+        var all = true
+        var any = false
+        var first = false
+        var count = 0
+        for argument in expression.parameters {
+            let truthy = try value(of: argument).isTruthy
+            if count == 0 { first = truthy }
+            all = all && truthy
+            any = any || truthy
+            count += 1
+        }
+        switch helper {
+        case .and: return .bool(count > 0 && all)
+        case .or: return .bool(any)
+        default: return .bool(!first)
+        }
+    }
+
+    /// `gt`, `gte`, `lt` and `lte` without a hash, as ``TemplateHelpers/call(_:parameters:hash:renderer:)``
+    /// answers them and with the same steps, without gathering the parameters into a list.
+    private mutating func comparison(
+        _ helper: TemplateHelper, _ expression: TemplateExpression
+    ) throws(TemplateRenderError) -> TemplateValue {
+        try budget.step()
+        var lhs = TemplateValue.null
+        var rhs = TemplateValue.null
+        var count = 0
+        for argument in expression.parameters {
+            let value = try value(of: argument)
+            if count == 0 { lhs = value } else if count == 1 { rhs = value }
+            count += 1
+        }
+        guard count >= 2 else { return .bool(false) }
+        do {
+            if case .string(let text) = lhs { try budget.process(bytes: text.utf8.count) }
+            if case .string(let text) = rhs { try budget.process(bytes: text.utf8.count) }
+        } catch {
+            throw error.at(expression)
+        }
+        guard let order = TemplateHelpers.compare(lhs, rhs) else { return .bool(false) }
+        switch helper {
+        case .gt: return .bool(order > 0)
+        case .gte: return .bool(order >= 0)
+        case .lt: return .bool(order < 0)
+        default: return .bool(order <= 0)
+        }
+    }
+
     /// The value of a parameter or hash argument: one step each, so a mustache with thousands of parameters,
     /// evaluated in a loop, costs what it does.
     private mutating func value(of argument: TemplateArgument) throws(TemplateRenderError) -> TemplateValue {
@@ -213,12 +321,38 @@ struct TemplateRenderer {
         switch argument {
         case .literal(let value): return value
         case .path(let path): return try lookup(path)
-        case .call(let expression): return try evaluate(expression)
+        case .call(let expression):
+            guard let invariant = expression.invariant else { return try evaluate(expression) }
+            return try evaluate(expression, invariant)
         }
     }
 
-    /// Resolves a path in the contexts, innermost first, then in the variables.
-    func lookup(_ path: TemplatePath) throws(TemplateRenderError) -> TemplateValue {
+    /// The value of a loop-invariant call: worked out once per run of its loop, and in every later iteration
+    /// the steps it took charged again, as evaluating it charges them (its own step and its arguments' first,
+    /// then the helper's, a budget overrun in those naming the call). An element with a member the call reads
+    /// by name gets the call evaluated for it.
+    private mutating func evaluate(
+        _ expression: TemplateExpression, _ invariant: TemplateInvariant
+    ) throws(TemplateRenderError) -> TemplateValue {
+        for name in invariant.elementNames where frames[frames.count - 1].context.member(name) != nil {
+            return try evaluate(expression)
+        }
+        if let (value, helperSteps) = invariants[invariant.slot] {
+            try budget.step(1 + expression.parameters.count + expression.hash.count)
+            do { try budget.step(helperSteps) } catch { throw error.at(expression) }
+            return value
+        }
+        let before = budget.steps
+        let value = try evaluate(expression)
+        // Its arguments are literals and paths (``TemplateLoopInvariants``): a step each, besides its own.
+        let callSteps = 1 + expression.parameters.count + expression.hash.count
+        invariants[invariant.slot] = (value, budget.steps - before - callSteps)
+        return value
+    }
+
+    /// Resolves a path in the contexts, innermost first, then in the variables (`mutating` only so that the
+    /// renderer is passed by reference, not copied, at every lookup).
+    mutating func lookup(_ path: TemplatePath) throws(TemplateRenderError) -> TemplateValue {
         let start = frames.count - 1 - path.parents
         guard start >= 0 else { return .null }
         if let data = path.data {
@@ -234,20 +368,22 @@ struct TemplateRenderer {
                     value = .string(key)
                 case .unknown: return .null
                 }
-                return follow(value, path.segments.dropFirst())
+                return path.segments.count == 1 ? value : TemplateRenderer.follow(value, path.segments.dropFirst())
             }
             return .null
         }
         guard let first = path.segments.first else { return frames[start].context }
         let lowest = path.isExplicit ? start : 0
         for index in stride(from: start, through: lowest, by: -1) {
-            if let value = frames[index].context.member(first) { return follow(value, path.segments.dropFirst()) }
+            if let value = frames[index].context.member(first) {
+                return TemplateRenderer.follow(value, path.segments.dropFirst())
+            }
         }
-        if let value = variables[first.name] { return follow(value, path.segments.dropFirst()) }
+        if let value = variables[first.name] { return TemplateRenderer.follow(value, path.segments.dropFirst()) }
         return .null
     }
 
-    private func follow(_ value: TemplateValue, _ rest: ArraySlice<TemplatePathSegment>) -> TemplateValue {
+    private static func follow(_ value: TemplateValue, _ rest: ArraySlice<TemplatePathSegment>) -> TemplateValue {
         var current = value
         for segment in rest {
             guard let next = current.member(segment) else { return .null }

@@ -7,8 +7,9 @@ import Foundation
 /// (prints its first value; `.[n]` picks one), `request.pathSegments` prints as the path, a map prints as
 /// `{a=1, b=2}`, and a JSON object from `jsonPath` prints as Jackson's pretty JSON.
 ///
-/// Not `indirect`: every payload is a few words or a reference already, and a helper's result (a number, a
-/// truth value) is made without a heap allocation of its own.
+/// Only the two rare cases of more than two words are `indirect`, so that a value is at most two words and a
+/// tag to copy (rendering copies values at every step) and a helper's result (a number, a truth value) is made
+/// without a heap allocation of its own.
 enum TemplateValue: Sendable {
     case null
     case bool(Bool)
@@ -18,12 +19,12 @@ enum TemplateValue: Sendable {
     /// A query parameter's or header's values (WireMock's `ListOrSingle`: prints its first value).
     case multi([String])
     /// `request.pathSegments`: prints as the path, indexes as the segments.
-    case pathSegments(path: String, segments: [String])
+    indirect case pathSegments(path: String, segments: [String])
     case map(TemplateMap)
     /// A value read from a JSON document (`jsonPath`, `parseJson`).
     case json(JSONValue)
     /// A date, printed with its format and time zone (WireMock's `RenderableDate`).
-    case date(TemplateDate)
+    indirect case date(TemplateDate)
 
     /// The text `{{value}}` prints before HTML escaping (Java's `toString` of the model object).
     var text: String {
@@ -110,6 +111,27 @@ enum TemplateValue: Sendable {
         case .json(.object(let members)):
             return members.keys.sorted().map { ($0, TemplateValue(json: members[$0]!)) }
         default: return []
+        }
+    }
+
+    /// Whether ``elements`` are read by position (``element(at:)``): a list, a query's values, path segments
+    /// or a JSON array; maps and JSON objects are not.
+    var isIndexed: Bool {
+        switch self {
+        case .list, .multi, .pathSegments, .json(.array): true
+        default: false
+        }
+    }
+
+    /// The element at `index` (within ``elementCount``) of a value that ``isIndexed``, as ``elements`` holds it;
+    /// `.null` for other values.
+    func element(at index: Int) -> TemplateValue {
+        switch self {
+        case .list(let items): items[index]
+        case .multi(let values): .string(values[index])
+        case .pathSegments(_, let segments): .string(segments[index])
+        case .json(.array(let items)): TemplateValue(json: items[index])
+        default: .null
         }
     }
 
