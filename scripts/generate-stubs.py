@@ -275,11 +275,15 @@ LIST_TEMPLATE_LINES = (
     '"previous":{{#if (gt (math pageOffset \'+\' 0) 0)}}"' + BASE_URL + "{{request.path}}?offset=",
     "{{#if (gt (math pageOffset '-' pageLimit) 0)}}{{math pageOffset '-' pageLimit}}&limit={{pageLimit}}",
     '{{else}}0&limit={{pageOffset}}{{/if}}"{{else}}null{{/if}},',
-    '"results":[{{#each parameters.ids}}',
-    "{{#if (and (gte @index (math pageOffset '+' 0)) (lt @index (math pageEnd '+' 0)))}}",
-    "{{#if (gt @index (math pageOffset '+' 0))}},{{/if}}",
-    '{"{{#if ../parameters.names}}name":"{{lookup ../parameters.names @index}}","{{/if}}',
-    'url":"{{../parameters.url}}{{this}}/"}{{/if}}{{/each}}]}',
+    # The results walk the page's indexes alone (WireMock's `range`, both bounds included), from the offset to
+    # the end of the page or of the list: rendering costs the page, not the list. An offset at or past the end
+    # gives no results (and `range` is not asked for an empty span, which WireMock 2.35 refuses below -1).
+    "\"results\":[{{#if (lt (math pageOffset '+' 0) parameters.count)}}",
+    "{{#assign 'lastIndex'}}{{#if (lt (math pageEnd '+' 0) parameters.count)}}{{math pageEnd '-' 1}}",
+    "{{else}}{{math parameters.count '-' 1}}{{/if}}{{/assign}}",
+    "{{#each (range (math pageOffset '+' 0) (math lastIndex '+' 0))}}{{#if @index}},{{/if}}",
+    '{"{{#if ../parameters.names}}name":"{{lookup ../parameters.names this}}","{{/if}}',
+    'url":"{{../parameters.url}}{{lookup ../parameters.ids this}}/"}{{/each}}{{/if}}]}',
 )
 LIST_TEMPLATE_FILE = "list-page.hbs"
 # The templated list stubs' priority: below the default (5), so the plain page stubs answer first.

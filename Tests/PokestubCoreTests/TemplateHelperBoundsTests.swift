@@ -23,6 +23,22 @@ struct TemplateHelperBoundsTests {
         }
     }
 
+    @Test("range: both bounds included, numbers only, and a span past the step budget refused before it is made")
+    func range() throws {
+        #expect(try render("{{#each (range 2 4)}}[{{@index}}:{{this}}]{{/each}}") == "[0:2][1:3][2:4]")
+        #expect(
+            try render("{{range (math 1 '+' 0) (math 2.7 '+' 0)}}|{{range 3 2}}|{{size (range -2 1)}}") == "[1, 2]|[]|4"
+        )
+        #expect(
+            try render("{{range request.query.a 3}}", "/t?a=1")
+                == "[ERROR: The range helper requires both lower and upper bounds as integer parameters]")
+        let reversed = try #require(failure("{{range 5 1}}"))
+        #expect(reversed.contains("the upper bound is below the lower"))
+        let huge = try #require(failure("{{size (range 0 2000000000)}}"))
+        #expect(huge.contains("passed its work budget"))
+        #expect(try render("{{array 1 'two' true}}|{{array}}") == "[1, two, true]|[]")
+    }
+
     @Test("randomValue: a length past limits.maxResponseBytes is refused before the value is made")
     func randomValueLength() throws {
         let refused = try #require(failure("{{randomValue length=3000000000}}"))

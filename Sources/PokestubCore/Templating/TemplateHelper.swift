@@ -8,6 +8,7 @@ enum TemplateHelper: String, CaseIterable, Sendable {
     case now, date, parseDate, jsonPath, randomValue, randomInt, pickRandom, math, size, trim, upper, lower
     case capitalize, replace, regexExtract, base64, urlEncode, eq, neq, gt, gte, lt, lte, and, or, not
     case contains, matches, lookup, join, capitalizeFirst, defaultIfEmpty, substring, abbreviate, stripTags
+    case range, array
 
     /// Whether this is one of the Handlebars.java `StringHelpers`. Given a falsy value (null, `""`, `false`,
     /// `0`, an empty list), each answers its first parameter's text, or nothing, instead of applying itself:

@@ -5,6 +5,28 @@ import Foundation
 /// behaviour WireMock 2.35 shows for the same input (compared with its standalone jar; see
 /// `scripts/wiremock-compat/`).
 enum TemplateHelpers {
+    /// WireMock 2.35's `range`: the whole numbers from the first parameter to the second, both included
+    /// (`{{#each (range 3 5)}}` walks 3, 4, 5; RangeHelper in the 2.35.1 jar). Each bound must be a number (a
+    /// literal or a helper's result, cut to a whole number as Java's `intValue` does); text, even `'3'`, gives
+    /// WireMock's error text instead of a list. An upper bound more than one below the lower is an error (500,
+    /// as WireMock's `IllegalArgumentException`); one below gives an empty list. Each number takes a step of
+    /// the budget before the list is made.
+    private static func range(
+        _ parameters: [TemplateValue], renderer: inout TemplateRenderer
+    ) throws(TemplateRenderError) -> TemplateValue {
+        guard parameters.count >= 2, case .number(let lower) = parameters[0], case .number(let upper) = parameters[1]
+        else {
+            return .string("[ERROR: The range helper requires both lower and upper bounds as integer parameters]")
+        }
+        let (from, to) = (Int32(clamping: lower.clampedInteger), Int32(clamping: upper.clampedInteger))
+        let count = Int(to) - Int(from) + 1
+        guard count >= 0 else {
+            throw TemplateRenderError("range from \(from) to \(to): the upper bound is below the lower")
+        }
+        try renderer.budget.step(count)
+        return .list((Int(from)..<Int(from) + count).map { .number(TemplateNumber($0)) })
+    }
+
     /// Calls `helper`, drawing what it reads and makes from `renderer`'s budget: text it reads takes its
     /// bytes' steps, and a result whose size is known first is checked before it is made.
     static func call(
@@ -41,6 +63,11 @@ enum TemplateHelpers {
             return choices.randomElement(using: &renderer.random) ?? .null
         case .math:
             return try math(first, try text(1), parameters.count > 2 ? parameters[2] : .null)
+        case .range:
+            return try range(parameters, renderer: &renderer)
+        case .array:
+            try renderer.budget.step(parameters.count)
+            return .list(parameters)
         case .size:
             switch first {
             case .string(let value):
