@@ -9,17 +9,7 @@ extension JSONDocument {
     /// - Returns: The document.
     /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
     package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONDocument {
-        let result = data.withUnsafeBytes { raw -> Result<JSONDocument, JSONSyntaxError> in
-            let (encoding, skip) = detectEncoding(raw)
-            if encoding == .utf8 { return parsed(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
-            guard var text = String(bytes: raw[skip...], encoding: encoding) else {
-                return .failure(
-                    JSONSyntaxError(
-                        line: 1, column: 1, message: "invalid JSON: Cannot convert input string to valid utf8 input."))
-            }
-            return text.withUTF8 { parsed(UnsafeRawBufferPointer($0)) }
-        }
-        return try result.get()
+        try withUTF8(of: data) { parsed($0, document: true) }.get().document!
     }
 
     /// Parses JSON text given as a string (the request body matchers see).
@@ -28,53 +18,144 @@ extension JSONDocument {
     /// - Returns: The document.
     /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
     package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONDocument {
-        var text = text
-        let result = text.withUTF8 { bytes -> Result<JSONDocument, JSONSyntaxError>? in
-            let raw = UnsafeRawBufferPointer(bytes)
-            guard detectEncoding(raw) == (.utf8, 0) else { return nil }
-            return parsed(raw)
-        }
-        guard let result else { return try parse(Data(text.utf8)) }
-        return try result.get()
+        try withUTF8(of: text) { parsed($0, document: true) }.get().document!
     }
 
-    /// ``parseUTF8(_:)``'s outcome, for closures that cannot throw a typed error.
-    private static func parsed(_ bytes: UnsafeRawBufferPointer) -> Result<JSONDocument, JSONSyntaxError> {
-        do { return .success(try parseUTF8(bytes)) } catch { return .failure(error) }
+    /// Parses JSON text into a ``JSONValue``: what ``JSONValue/parse(_:)-(Data)`` does. The parser reads the
+    /// text in place and its tape is built into the value and let go, so no copy of the text is made.
+    ///
+    /// - Parameter data: JSON text, as for ``parse(_:)-(Data)``.
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
+    static func value(parsing data: Data) throws(JSONSyntaxError) -> JSONValue {
+        try withUTF8(of: data) { parsed($0, document: false) }.get().value!
+    }
+
+    /// Parses JSON text given as a string into a ``JSONValue``.
+    ///
+    /// - Parameter text: JSON text.
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
+    static func value(parsing text: String) throws(JSONSyntaxError) -> JSONValue {
+        try withUTF8(of: text) { parsed($0, document: false) }.get().value!
+    }
+
+    /// A parse's outcome: a document, or a value with no document kept.
+    private struct Parsed {
+        var document: JSONDocument?
+        var value: JSONValue?
+    }
+
+    /// Calls `body` with the text as UTF-8 without a leading byte order mark, converting UTF-16 and UTF-32 as
+    /// ``detectEncoding(_:)`` tells.
+    private static func withUTF8(
+        of data: Data, _ body: (UnsafeRawBufferPointer) -> Result<Parsed, JSONSyntaxError>
+    ) -> Result<Parsed, JSONSyntaxError> {
+        data.withUnsafeBytes { raw -> Result<Parsed, JSONSyntaxError> in
+            let (encoding, skip) = detectEncoding(raw)
+            if encoding == .utf8 { return body(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
+            guard var text = String(bytes: raw[skip...], encoding: encoding) else {
+                return .failure(
+                    JSONSyntaxError(
+                        line: 1, column: 1, message: "invalid JSON: Cannot convert input string to valid utf8 input."))
+            }
+            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// ``withUTF8(of:_:)-(Data,_)`` for a string: its own UTF-8 when that needs no conversion.
+    private static func withUTF8(
+        of text: String, _ body: (UnsafeRawBufferPointer) -> Result<Parsed, JSONSyntaxError>
+    ) -> Result<Parsed, JSONSyntaxError> {
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<Parsed, JSONSyntaxError>? in
+            let raw = UnsafeRawBufferPointer(bytes)
+            guard detectEncoding(raw) == (.utf8, 0) else { return nil }
+            return body(raw)
+        }
+        return result ?? withUTF8(of: Data(text.utf8), body)
+    }
+
+    /// ``parseUTF8(_:)`` or ``valueUTF8(_:)``'s outcome, for closures that cannot throw a typed error.
+    private static func parsed(_ bytes: UnsafeRawBufferPointer, document: Bool) -> Result<Parsed, JSONSyntaxError> {
+        do {
+            if document { return .success(Parsed(document: try parseUTF8(bytes))) }
+            return .success(Parsed(value: try valueUTF8(bytes)))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The largest text parsed: offsets and tape positions take 30 bits.
     package static let maximumSourceBytes = 512 << 20
 
+    /// Parses UTF-8 text into a document that keeps a copy of it.
     private static func parseUTF8(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONDocument {
+        try checkSize(bytes)
+        let source = MappedBuffer(size: bytes.count)
+        if bytes.count > 0 { source.base.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        let sourceBytes = UnsafeRawBufferPointer(start: source.base, count: bytes.count)
+        let (tape, parser) = try parseTape(sourceBytes, indexesObjects: true)
+        let document = JSONDocument(
+            source: source, sourceCount: bytes.count, tape: tape, decoded: parser.decoded,
+            residentBytes: bytes.count + 8 * parser.used + parser.decodedCount)
+        if parser.unrepresentable != nil, let offset = document.root.firstUnrepresentableNumber {
+            throw unrepresentableError(at: offset, in: bytes)
+        }
+        return document
+    }
+
+    /// Parses UTF-8 text into a value: the tape points into `bytes`, is read once and let go.
+    private static func valueUTF8(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        try checkSize(bytes)
+        // A dictionary needs no index: assigned in source order it keeps a repeated name's first spelling and
+        // last value by itself.
+        var (tape, parser) = try parseTape(bytes, indexesObjects: false)
+        if parser.unrepresentable != nil {
+            // A number beyond `Double`'s range is refused only if no later member of the same name replaces it:
+            // read again with each object's index, which holds only the members that stay.
+            (tape, parser) = try parseTape(bytes, indexesObjects: true)
+        }
+        var builder = ValueBuilder(
+            tape: UnsafePointer(tape.base.assumingMemoryBound(to: UInt64.self)), source: bytes.baseAddress,
+            decoded: parser.decoded.map { UnsafeRawPointer($0.base) })
+        let value = withExtendedLifetime((tape, parser.decoded)) { builder.value(at: 0) }
+        if let offset = builder.unrepresentable { throw unrepresentableError(at: offset, in: bytes) }
+        return value
+    }
+
+    /// Refuses a text larger than ``maximumSourceBytes`` or not well-formed UTF-8.
+    private static func checkSize(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
         guard bytes.count <= maximumSourceBytes else {
             throw JSONSyntaxError(line: nil, column: nil, message: "invalid JSON: text larger than 512 MiB")
         }
         if let invalid = firstInvalidUTF8(bytes) {
             throw syntaxError("Invalid UTF-8 sequence around character \(invalid).", at: invalid, in: bytes)
         }
-        let source = MappedBuffer(size: bytes.count)
-        if bytes.count > 0 { source.base.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+    }
+
+    /// Runs the parser over `bytes`, which the tape's strings point into; `indexesObjects` as ``Parser`` has it.
+    private static func parseTape(
+        _ bytes: UnsafeRawBufferPointer, indexesObjects: Bool
+    ) throws(JSONSyntaxError) -> (MappedBuffer, Parser) {
         // A value takes at least one byte and at most two entries, and then only when it takes three bytes; an
         // object's index takes half an entry per member of at least four bytes.
         let tape = MappedBuffer(size: 8 * (bytes.count + 4))
         var parser = Parser(
-            bytes: UnsafeRawBufferPointer(start: source.base, count: bytes.count),
-            tape: tape.base.assumingMemoryBound(to: UInt64.self))
+            bytes: bytes, tape: tape.base.assumingMemoryBound(to: UInt64.self), indexesObjects: indexesObjects)
         do {
             try parser.parseDocument()
         } catch {
             throw syntaxError(error.message, at: error.offset, in: bytes)
         }
-        let document = JSONDocument(
-            source: source, sourceCount: bytes.count, tape: tape, decoded: parser.decoded,
-            residentBytes: bytes.count + 8 * parser.used + parser.decodedCount)
-        if parser.unrepresentable != nil, let offset = document.root.firstUnrepresentableNumber {
-            let text = String(
-                decoding: bytes[offset...].prefix { !isWhitespace($0) && !",]}".utf8.contains($0) }, as: UTF8.self)
-            throw syntaxError("Number \(text) is not representable in Swift.", at: offset, in: bytes)
-        }
-        return document
+        return (tape, parser)
+    }
+
+    /// The error for a number beyond `Double`'s range at `offset`.
+    private static func unrepresentableError(at offset: Int, in bytes: UnsafeRawBufferPointer) -> JSONSyntaxError {
+        let text = String(
+            decoding: bytes[offset...].prefix { !isWhitespace($0) && !",]}".utf8.contains($0) }, as: UTF8.self)
+        return syntaxError("Number \(text) is not representable in Swift.", at: offset, in: bytes)
     }
 
     private static func syntaxError(
@@ -130,7 +211,13 @@ extension JSONDocument {
         while index < count {
             let lead = bytes[index]
             if lead < 0x80 {
+                // Eight ASCII bytes at a time.
                 index += 1
+                while index + 8 <= count,
+                    bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                }
                 continue
             }
             var length: Int
@@ -174,6 +261,10 @@ extension JSONDocument {
     struct Parser {
         let bytes: UnsafeRawBufferPointer
         let tape: UnsafeMutablePointer<UInt64>
+        /// Whether an object whose names are out of order or repeated gets an index (what a document's readers
+        /// need); without, every object is marked in order and its members, repeats included, are counted
+        /// (what ``ValueBuilder`` needs).
+        let indexesObjects: Bool
         /// Tape entries written.
         var used = 0
         var index = 0
@@ -184,9 +275,10 @@ extension JSONDocument {
         /// The offset of the first number Foundation cannot represent (beyond `Double`'s range), if any.
         var unrepresentable: Int?
 
-        init(bytes: UnsafeRawBufferPointer, tape: UnsafeMutablePointer<UInt64>) {
+        init(bytes: UnsafeRawBufferPointer, tape: UnsafeMutablePointer<UInt64>, indexesObjects: Bool) {
             self.bytes = bytes
             self.tape = tape
+            self.indexesObjects = indexesObjects
         }
 
         mutating func parseDocument() throws(ParseError) {
@@ -320,6 +412,12 @@ extension JSONDocument {
                 }
             } else {
                 index += 1
+            }
+            guard indexesObjects else {
+                tape[header] = JSONDocument.entry(
+                    .object, UInt64(used) << 30 | UInt64(count) << 2 | JSONDocument.sortedFlag)
+                depth -= 1
+                return
             }
             let (distinct, flags) = indexMembers(header: header, count: count, asciiKeys: asciiKeys)
             tape[header] = JSONDocument.entry(.object, UInt64(used) << 30 | UInt64(distinct) << 2 | flags)
@@ -628,7 +726,7 @@ extension JSONDocument {
     /// A number's text as ``JSONValue/parse(_:)-(Data)`` reads it: Foundation's `NSNumber.fromJSONNumber`
     /// (an `Int64` or `UInt64` when the text is an integer of up to 19 or 20 characters, a `Decimal` for more
     /// than 17 characters before an exponent within ±127, else a finite `Double`), then
-    /// ``JSONValue/init(foundation:)``. `nil` when Foundation finds it not representable.
+    /// ``JSONValue/init(foundationNumber:)``. `nil` when Foundation finds it not representable.
     static func foundationNumber(_ string: String) -> JSONValue? {
         let exponentIndex = string.firstIndex(of: "e")
         let isInteger = !string.contains(".") && exponentIndex == nil
@@ -650,10 +748,12 @@ extension JSONDocument {
             {
                 number = NSDecimalNumber(decimal: decimal)
             } else if let value = Double(string), value.isFinite {
+                // A fraction stays a double whatever the text: no NSNumber needed.
+                if value.rounded(.towardZero) != value { return .double(value) }
                 number = NSNumber(value: value)
             }
         }
-        return number.map { JSONValue(foundation: $0) }
+        return number.map { JSONValue(foundationNumber: $0) }
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -690,6 +790,29 @@ extension JSONDocument {
                 return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
             }
             return UnsafeRawBufferPointer(start: decoded! + offset, count: count)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value of a number as Foundation's `JSONSerialization` reads it into an `NSNumber`: a whole number
+    /// that fits an `Int64` (and whose decimal text has no point) is an integer, anything else a double.
+    init(foundationNumber number: NSNumber) {
+        let code = String(cString: number.objCType)
+        if code == "d" || code == "f" {
+            // Foundation reads numbers beyond 64 bits as NSDecimalNumber, whose `doubleValue` can be off by
+            // one ulp on Linux (so 5.8446744073419104e+19 did not equal itself after a round trip); its
+            // decimal text converts exactly.
+            let double = (number as? NSDecimalNumber).flatMap { Double($0.stringValue) } ?? number.doubleValue
+            if let exact = Int64(exactly: double), !String(describing: number).contains(".") {
+                self = .integer(exact)
+            } else {
+                self = .double(double)
+            }
+        } else if code == "Q", number.uint64Value > UInt64(Int64.max) {
+            self = .double(number.doubleValue)
+        } else {
+            self = .integer(number.int64Value)
         }
     }
 }
