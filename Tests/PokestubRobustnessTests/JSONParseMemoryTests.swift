@@ -1,0 +1,42 @@
+import Foundation
+import PokestubCore
+import PokestubTestSupport
+import Testing
+
+/// Stub files, admin API bodies, HAR files and recordings are read with `JSONValue.parse`. Through
+/// `JSONSerialization`'s objects, a 7 MB PokeAPI body took 26 times its size while it was read, 23 times more
+/// than the value it gave.
+@Suite("JSON parse memory", .serialized)
+struct JSONParseMemoryTests {
+    /// A JSON array of pokemon/1's answer (542 KB) repeated to about 7 MB.
+    static func largeBody() throws -> Data {
+        let answer = try Data(
+            contentsOf: URL(fileURLWithPath: Repository.pokeAPIDump + "/api/v2/pokemon/1/index.json"))
+        var body = Data("[".utf8)
+        for index in 0..<13 {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(answer)
+        }
+        body.append(UInt8(ascii: "]"))
+        return body
+    }
+
+    @Test(
+        "parsing a 7 MB body holds at most twice its size beyond the value it returns",
+        .enabled(if: ResidentMemory.isAvailable, "needs Linux's /proc"))
+    func largeBodyMemory() throws {
+        let body = try Self.largeBody()
+        #expect(body.count > 7_000_000)
+        let before = try #require(ResidentMemory.residentBytes())
+        try ResidentMemory.resetPeak()
+        let value = try JSONValue.parse(body)
+        let peak = try #require(ResidentMemory.peakBytes())
+        let after = try #require(ResidentMemory.residentBytes())
+        #expect(value.arrayValue?.count == 13)
+        // What the value keeps stays; the parse's own memory (its tape, the strings it decoded) is let go.
+        let kept = max(0, after - before)
+        let parsing = peak - before - kept
+        #expect(parsing <= 2 * body.count, "parsing took \(parsing) bytes beyond the value's \(kept)")
+        withExtendedLifetime(value) {}
+    }
+}
