@@ -305,6 +305,12 @@ extension JSONDocument {
                 let byte = bytes[index]
                 if !JSONDocument.isWhitespace(byte) { return byte }
                 index += 1
+                // Indentation, eight spaces at a time.
+                while index + 8 <= bytes.count,
+                    bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
+                {
+                    index += 8
+                }
             }
             throw endOfText
         }
@@ -507,6 +513,12 @@ extension JSONDocument {
             let start = index
             var ascii = true
             while true {
+                // Eight bytes at a time while none of them ends a plain run.
+                while index + 8 <= bytes.count,
+                    !Parser.endsPlainRun(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                }
                 guard index < bytes.count else { throw endOfText }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
@@ -526,6 +538,19 @@ extension JSONDocument {
                 if byte >= 0x80 { ascii = false }
                 index += 1
             }
+        }
+
+        /// Whether any of eight bytes is a quote, a backslash, a control character or not ASCII: a zero byte
+        /// after `^` with the byte it is compared with, a byte below 0x20, a high bit (the "has zero byte" and
+        /// "has less than" tests of https://graphics.stanford.edu/~seander/bithacks.html#ZeroInWord).
+        @inline(__always) static func endsPlainRun(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                | word
+            return found & 0x8080_8080_8080_8080 != 0
         }
 
         /// Continues a string at its first backslash, decoding it into ``decoded``.
