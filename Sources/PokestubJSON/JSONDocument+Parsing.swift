@@ -102,6 +102,7 @@ extension JSONDocument {
         if parser.unrepresentable != nil, let offset = document.root.firstUnrepresentableNumber {
             throw unrepresentableError(at: offset, in: bytes)
         }
+        if let comma = parser.trailingComma { throw trailingCommaError(at: comma, in: bytes) }
         return document
     }
 
@@ -121,6 +122,7 @@ extension JSONDocument {
             decoded: parser.decoded.map { UnsafeRawPointer($0.base) })
         let value = withExtendedLifetime((tape, parser.decoded)) { builder.value(at: 0) }
         if let offset = builder.unrepresentable { throw unrepresentableError(at: offset, in: bytes) }
+        if let comma = parser.trailingComma { throw trailingCommaError(at: comma, in: bytes) }
         return value
     }
 
@@ -149,6 +151,12 @@ extension JSONDocument {
             throw syntaxError(error.message, at: error.offset, in: bytes)
         }
         return (tape, parser)
+    }
+
+    /// The error for a comma before `]` or `}` at `offset`: refused after any other problem of the text, as
+    /// pokestub refused it after Foundation's parser read the text.
+    private static func trailingCommaError(at offset: Int, in bytes: UnsafeRawBufferPointer) -> JSONSyntaxError {
+        syntaxError("Trailing comma around character \(offset).", at: offset, in: bytes)
     }
 
     /// The error for a number beyond `Double`'s range at `offset`.
@@ -274,6 +282,8 @@ extension JSONDocument {
         var decodedCount = 0
         /// The offset of the first number Foundation cannot represent (beyond `Double`'s range), if any.
         var unrepresentable: Int?
+        /// The offset of the first comma before `]` or `}`, if any (see ``noteTrailingComma()``).
+        var trailingComma: Int?
 
         init(bytes: UnsafeRawBufferPointer, tape: UnsafeMutablePointer<UInt64>, indexesObjects: Bool) {
             self.bytes = bytes
@@ -375,7 +385,11 @@ extension JSONDocument {
                         index -= 1
                         throw unexpected()
                     }
-                    if try skipWhitespace() == UInt8(ascii: "]") { throw trailingComma() }
+                    if try skipWhitespace() == UInt8(ascii: "]") {
+                        noteTrailingComma()
+                        index += 1
+                        break
+                    }
                 }
             } else {
                 index += 1
@@ -384,12 +398,14 @@ extension JSONDocument {
             depth -= 1
         }
 
-        /// A comma before `]` or `}`, which Foundation accepts and pokestub refuses as Jackson does; `index` is
-        /// at the bracket.
-        func trailingComma() -> ParseError {
+        /// Notes a comma before `]` or `}` (`index` is at the bracket), which Foundation accepts and pokestub
+        /// refuses as Jackson does: only once the rest of the text parses, so that a later syntax error is the one
+        /// reported, as when Foundation's parser read the text first; the first such comma is named.
+        mutating func noteTrailingComma() {
+            guard trailingComma == nil else { return }
             var comma = index - 1
             while comma > 0, bytes[comma] != UInt8(ascii: ",") { comma -= 1 }
-            return ParseError(message: "Trailing comma around character \(comma).", offset: comma)
+            trailingComma = comma
         }
 
         mutating func parseObject() throws(ParseError) {
@@ -414,7 +430,11 @@ extension JSONDocument {
                         index -= 1
                         throw unexpected()
                     }
-                    if try skipWhitespace() == UInt8(ascii: "}") { throw trailingComma() }
+                    if try skipWhitespace() == UInt8(ascii: "}") {
+                        noteTrailingComma()
+                        index += 1
+                        break
+                    }
                 }
             } else {
                 index += 1
