@@ -563,9 +563,10 @@ def main() -> int:
                         help=f"write the result tables into FILE between {BEGIN_MARKER} and {END_MARKER} "
                              "(a new FILE is created with them)")
     parser.add_argument("--update-readme", action="store_true", help="--markdown Benchmarks/README.md")
-    parser.add_argument("--only", choices=["record", "routes"],
+    parser.add_argument("--only", choices=["record", "routes", "start"],
                         help="run one part only: `record` times the record path (and proxy mode) against nginx, "
-                             "`routes` the per-route table alone")
+                             "`routes` the per-route table alone, `start` start to first answer and resident "
+                             "memory, with the shipped stubs and with none (see start_breakdown)")
     parser.add_argument("--route", action="append", choices=["list", "templated", "big", "miss", "post"],
                         help="with --only routes: only this route (repeatable; default every route)")
     parser.add_argument("--record-requests", type=int,
@@ -573,7 +574,8 @@ def main() -> int:
     parser.add_argument("--record-rounds", type=int, default=5,
                         help="record-path timings: the best of this many rounds (default 5)")
     parser.add_argument("--compare", metavar="BINARY",
-                        help="with --only record: also time this pokestub binary (say, a build of main) in the same run")
+                        help="with --only record or start: also time this pokestub binary (say, a build of main) in "
+                             "the same run")
     args = parser.parse_args()
     if args.update_readme:
         args.markdown = str(REPO / "Benchmarks" / "README.md")
@@ -631,6 +633,11 @@ def main() -> int:
             results["connection_limit"] = (f"pokestub's default limits.maxConnections ({default_limit:,}) admits "
                                            f"the {MANY_CONNECTIONS:,}-connection run; no flag passed")
 
+        if args.only == "start":
+            binaries = [("pokestub", args.binary)] + ([("compare", args.compare)] if args.compare else [])
+            results["start"] = start_breakdown(binaries, stubs, work, 5 * rounds)
+            print("\n".join(start_lines(results["start"], binaries)))
+            return finish(args, results, None)
         pokestub = start_pokestub(args.binary, stubs, BIG_PATH, limit_flags)
         servers.append(pokestub)
         nginx_root = prepare_nginx_root(work, pokestub.base)
@@ -947,6 +954,79 @@ def check_same_bytes(server: str, nginx: str, name: str = "pokestub") -> None:
         if mine != theirs:
             raise SystemExit(f"{name} and nginx do not serve the same bytes for {path}: "
                              f"{len(mine)} B {mine[:80]!r} against {len(theirs)} B {theirs[:80]!r}")
+
+
+def memory_kib(pid: int) -> dict:
+    """VmRSS, VmHWM (peak), RssAnon (heap and stacks) and RssFile (mapped files: the binary, libraries, ICU's
+    data) of a process, in KiB, from /proc/PID/status; empty where there is no /proc."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    return {field: int(value) for field, value in re.findall(r"^(VmRSS|VmHWM|RssAnon|RssFile):\s+(\d+) kB",
+                                                            status, re.MULTILINE)}
+
+
+def start_breakdown(binaries: list[tuple[str, str]], stubs: Path, work: Path, rounds: int) -> dict:
+    """Start to first answer (exec to the first answer of GET /api/v2/pokemon/1/) of each binary, the binaries
+    taking turns, `rounds` times each with the shipped stubs and with an empty stub folder (exec, the Swift
+    runtime, Foundation and the server's start alone); the median and the least of each. Then the memory of
+    one start of each with the shipped stubs: at the first answer, and after the journal is filled (its
+    10,000 entries), peak included, split into anonymous memory and mapped files."""
+    empty = work / "empty-stubs"
+    (empty / "mappings").mkdir(parents=True, exist_ok=True)
+    starts: dict = {name: {"stubs": [], "empty": []} for name, _ in binaries}
+    for _ in range(rounds):
+        for name, binary in binaries:
+            for kind, root in (("stubs", stubs), ("empty", empty)):
+                server = start_pokestub(binary, root, BIG_PATH)
+                starts[name][kind].append(server.start_seconds)
+                server.stop()
+    result: dict = {}
+    for name, binary in binaries:
+        memory: dict = {}
+        for kind, root in (("stubs", stubs), ("empty", empty)):
+            server = start_pokestub(binary, root, BIG_PATH)
+            try:
+                memory[f"{kind}_at_start"] = memory_kib(server.process.pid)
+                if kind == "stubs":
+                    fill_journal(server.base)
+                    memory["stubs_full_journal"] = memory_kib(server.process.pid)
+            finally:
+                server.stop()
+        result[name] = {"binary": binary, "memory_kib": memory,
+                        **{f"start_{kind}_ms": {"median": statistics.median(values) * 1000,
+                                                "least": min(values) * 1000, "runs": len(values)}
+                           for kind, values in starts[name].items()}}
+    return result
+
+
+def start_lines(start: dict, binaries: list[tuple[str, str]]) -> list[str]:
+    """The start breakdown as text, a block per binary."""
+    lines = []
+    for name, binary in binaries:
+        entry = start[name]
+        memory = entry["memory_kib"]
+
+        def mib(kind: str, field: str) -> str:
+            value = memory.get(kind, {}).get(field)
+            return "n/a" if value is None else f"{value / 1024:.1f}"
+
+        with_stubs, empty = entry["start_stubs_ms"], entry["start_empty_ms"]
+        lines += [
+            f"{name} ({binary}):",
+            f"  start to first answer, shipped stubs: median {with_stubs['median']:.1f} ms, least "
+            f"{with_stubs['least']:.1f} ms ({with_stubs['runs']} starts); no stubs: median {empty['median']:.1f} ms, "
+            f"least {empty['least']:.1f} ms: loading the stubs takes about "
+            f"{with_stubs['median'] - empty['median']:.1f} ms",
+            f"  RSS MiB (anonymous / mapped files): no stubs {mib('empty_at_start', 'VmRSS')} "
+            f"({mib('empty_at_start', 'RssAnon')} / {mib('empty_at_start', 'RssFile')}); shipped stubs at the first "
+            f"answer {mib('stubs_at_start', 'VmRSS')} ({mib('stubs_at_start', 'RssAnon')} / "
+            f"{mib('stubs_at_start', 'RssFile')}), peak {mib('stubs_at_start', 'VmHWM')}; full journal "
+            f"{mib('stubs_full_journal', 'VmRSS')} ({mib('stubs_full_journal', 'RssAnon')} / "
+            f"{mib('stubs_full_journal', 'RssFile')}), peak {mib('stubs_full_journal', 'VmHWM')}",
+        ]
+    return lines
 
 
 def fill_journal(base: str) -> None:

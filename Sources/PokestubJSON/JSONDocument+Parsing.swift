@@ -9,17 +9,7 @@ extension JSONDocument {
     /// - Returns: The document.
     /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
     package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONDocument {
-        let result = data.withUnsafeBytes { raw -> Result<JSONDocument, JSONSyntaxError> in
-            let (encoding, skip) = detectEncoding(raw)
-            if encoding == .utf8 { return parsed(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
-            guard var text = String(bytes: raw[skip...], encoding: encoding) else {
-                return .failure(
-                    JSONSyntaxError(
-                        line: 1, column: 1, message: "invalid JSON: Cannot convert input string to valid utf8 input."))
-            }
-            return text.withUTF8 { parsed(UnsafeRawBufferPointer($0)) }
-        }
-        return try result.get()
+        try withUTF8(of: data) { parsed($0, document: true) }.get().document!
     }
 
     /// Parses JSON text given as a string (the request body matchers see).
@@ -28,53 +18,152 @@ extension JSONDocument {
     /// - Returns: The document.
     /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
     package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONDocument {
-        var text = text
-        let result = text.withUTF8 { bytes -> Result<JSONDocument, JSONSyntaxError>? in
-            let raw = UnsafeRawBufferPointer(bytes)
-            guard detectEncoding(raw) == (.utf8, 0) else { return nil }
-            return parsed(raw)
-        }
-        guard let result else { return try parse(Data(text.utf8)) }
-        return try result.get()
+        try withUTF8(of: text) { parsed($0, document: true) }.get().document!
     }
 
-    /// ``parseUTF8(_:)``'s outcome, for closures that cannot throw a typed error.
-    private static func parsed(_ bytes: UnsafeRawBufferPointer) -> Result<JSONDocument, JSONSyntaxError> {
-        do { return .success(try parseUTF8(bytes)) } catch { return .failure(error) }
+    /// Parses JSON text into a ``JSONValue``: what ``JSONValue/parse(_:)-(Data)`` does. The parser reads the
+    /// text in place and its tape is built into the value and let go, so no copy of the text is made.
+    ///
+    /// - Parameter data: JSON text, as for ``parse(_:)-(Data)``.
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
+    static func value(parsing data: Data) throws(JSONSyntaxError) -> JSONValue {
+        try withUTF8(of: data) { parsed($0, document: false) }.get().value!
+    }
+
+    /// Parses JSON text given as a string into a ``JSONValue``.
+    ///
+    /// - Parameter text: JSON text.
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` with the 1-based line and column of the problem.
+    static func value(parsing text: String) throws(JSONSyntaxError) -> JSONValue {
+        try withUTF8(of: text) { parsed($0, document: false) }.get().value!
+    }
+
+    /// A parse's outcome: a document, or a value with no document kept.
+    private struct Parsed {
+        var document: JSONDocument?
+        var value: JSONValue?
+    }
+
+    /// Calls `body` with the text as UTF-8 without a leading byte order mark, converting UTF-16 and UTF-32 as
+    /// ``detectEncoding(_:)`` tells.
+    private static func withUTF8(
+        of data: Data, _ body: (UnsafeRawBufferPointer) -> Result<Parsed, JSONSyntaxError>
+    ) -> Result<Parsed, JSONSyntaxError> {
+        data.withUnsafeBytes { raw -> Result<Parsed, JSONSyntaxError> in
+            let (encoding, skip) = detectEncoding(raw)
+            if encoding == .utf8 { return body(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
+            guard var text = String(bytes: raw[skip...], encoding: encoding) else {
+                return .failure(
+                    JSONSyntaxError(
+                        line: 1, column: 1, message: "invalid JSON: Cannot convert input string to valid utf8 input."))
+            }
+            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// ``withUTF8(of:_:)-(Data,_)`` for a string: its own UTF-8 when that needs no conversion.
+    private static func withUTF8(
+        of text: String, _ body: (UnsafeRawBufferPointer) -> Result<Parsed, JSONSyntaxError>
+    ) -> Result<Parsed, JSONSyntaxError> {
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<Parsed, JSONSyntaxError>? in
+            let raw = UnsafeRawBufferPointer(bytes)
+            guard detectEncoding(raw) == (.utf8, 0) else { return nil }
+            return body(raw)
+        }
+        return result ?? withUTF8(of: Data(text.utf8), body)
+    }
+
+    /// ``parseUTF8(_:)`` or ``valueUTF8(_:)``'s outcome, for closures that cannot throw a typed error.
+    private static func parsed(_ bytes: UnsafeRawBufferPointer, document: Bool) -> Result<Parsed, JSONSyntaxError> {
+        do {
+            if document { return .success(Parsed(document: try parseUTF8(bytes))) }
+            return .success(Parsed(value: try valueUTF8(bytes)))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The largest text parsed: offsets and tape positions take 30 bits.
     package static let maximumSourceBytes = 512 << 20
 
+    /// Parses UTF-8 text into a document that keeps a copy of it.
     private static func parseUTF8(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONDocument {
+        try checkSize(bytes)
+        let source = MappedBuffer(size: bytes.count)
+        if bytes.count > 0 { source.base.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        let sourceBytes = UnsafeRawBufferPointer(start: source.base, count: bytes.count)
+        let (tape, parser) = try parseTape(sourceBytes, indexesObjects: true)
+        let document = JSONDocument(
+            source: source, sourceCount: bytes.count, tape: tape, decoded: parser.decoded,
+            residentBytes: bytes.count + 8 * parser.used + parser.decodedCount)
+        if parser.unrepresentable != nil, let offset = document.root.firstUnrepresentableNumber {
+            throw unrepresentableError(at: offset, in: bytes)
+        }
+        if let comma = parser.trailingComma { throw trailingCommaError(at: comma, in: bytes) }
+        return document
+    }
+
+    /// Parses UTF-8 text into a value: the tape points into `bytes`, is read once and let go.
+    private static func valueUTF8(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        try checkSize(bytes)
+        // A dictionary needs no index: assigned in source order it keeps a repeated name's first spelling and
+        // last value by itself.
+        var (tape, parser) = try parseTape(bytes, indexesObjects: false)
+        if parser.unrepresentable != nil {
+            // A number beyond `Double`'s range is refused only if no later member of the same name replaces it:
+            // read again with each object's index, which holds only the members that stay.
+            (tape, parser) = try parseTape(bytes, indexesObjects: true)
+        }
+        var builder = ValueBuilder(
+            tape: UnsafePointer(tape.base.assumingMemoryBound(to: UInt64.self)), source: bytes.baseAddress,
+            decoded: parser.decoded.map { UnsafeRawPointer($0.base) })
+        let value = withExtendedLifetime((tape, parser.decoded)) { builder.value(at: 0) }
+        if let offset = builder.unrepresentable { throw unrepresentableError(at: offset, in: bytes) }
+        if let comma = parser.trailingComma { throw trailingCommaError(at: comma, in: bytes) }
+        return value
+    }
+
+    /// Refuses a text larger than ``maximumSourceBytes`` or not well-formed UTF-8.
+    private static func checkSize(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
         guard bytes.count <= maximumSourceBytes else {
             throw JSONSyntaxError(line: nil, column: nil, message: "invalid JSON: text larger than 512 MiB")
         }
         if let invalid = firstInvalidUTF8(bytes) {
             throw syntaxError("Invalid UTF-8 sequence around character \(invalid).", at: invalid, in: bytes)
         }
-        let source = MappedBuffer(size: bytes.count)
-        if bytes.count > 0 { source.base.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+    }
+
+    /// Runs the parser over `bytes`, which the tape's strings point into; `indexesObjects` as ``Parser`` has it.
+    private static func parseTape(
+        _ bytes: UnsafeRawBufferPointer, indexesObjects: Bool
+    ) throws(JSONSyntaxError) -> (MappedBuffer, Parser) {
         // A value takes at least one byte and at most two entries, and then only when it takes three bytes; an
         // object's index takes half an entry per member of at least four bytes.
         let tape = MappedBuffer(size: 8 * (bytes.count + 4))
         var parser = Parser(
-            bytes: UnsafeRawBufferPointer(start: source.base, count: bytes.count),
-            tape: tape.base.assumingMemoryBound(to: UInt64.self))
+            bytes: bytes, tape: tape.base.assumingMemoryBound(to: UInt64.self), indexesObjects: indexesObjects)
         do {
             try parser.parseDocument()
         } catch {
             throw syntaxError(error.message, at: error.offset, in: bytes)
         }
-        let document = JSONDocument(
-            source: source, sourceCount: bytes.count, tape: tape, decoded: parser.decoded,
-            residentBytes: bytes.count + 8 * parser.used + parser.decodedCount)
-        if parser.unrepresentable != nil, let offset = document.root.firstUnrepresentableNumber {
-            let text = String(
-                decoding: bytes[offset...].prefix { !isWhitespace($0) && !",]}".utf8.contains($0) }, as: UTF8.self)
-            throw syntaxError("Number \(text) is not representable in Swift.", at: offset, in: bytes)
-        }
-        return document
+        return (tape, parser)
+    }
+
+    /// The error for a comma before `]` or `}` at `offset`: refused after any other problem of the text, as
+    /// pokestub refused it after Foundation's parser read the text.
+    private static func trailingCommaError(at offset: Int, in bytes: UnsafeRawBufferPointer) -> JSONSyntaxError {
+        syntaxError("Trailing comma around character \(offset).", at: offset, in: bytes)
+    }
+
+    /// The error for a number beyond `Double`'s range at `offset`.
+    private static func unrepresentableError(at offset: Int, in bytes: UnsafeRawBufferPointer) -> JSONSyntaxError {
+        let text = String(
+            decoding: bytes[offset...].prefix { !isWhitespace($0) && !",]}".utf8.contains($0) }, as: UTF8.self)
+        return syntaxError("Number \(text) is not representable in Swift.", at: offset, in: bytes)
     }
 
     private static func syntaxError(
@@ -130,7 +219,13 @@ extension JSONDocument {
         while index < count {
             let lead = bytes[index]
             if lead < 0x80 {
+                // Eight ASCII bytes at a time.
                 index += 1
+                while index + 8 <= count,
+                    bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                }
                 continue
             }
             var length: Int
@@ -174,6 +269,10 @@ extension JSONDocument {
     struct Parser {
         let bytes: UnsafeRawBufferPointer
         let tape: UnsafeMutablePointer<UInt64>
+        /// Whether an object whose names are out of order or repeated gets an index (what a document's readers
+        /// need); without, every object is marked in order and its members, repeats included, are counted
+        /// (what ``ValueBuilder`` needs).
+        let indexesObjects: Bool
         /// Tape entries written.
         var used = 0
         var index = 0
@@ -183,10 +282,13 @@ extension JSONDocument {
         var decodedCount = 0
         /// The offset of the first number Foundation cannot represent (beyond `Double`'s range), if any.
         var unrepresentable: Int?
+        /// The offset of the first comma before `]` or `}`, if any (see ``noteTrailingComma()``).
+        var trailingComma: Int?
 
-        init(bytes: UnsafeRawBufferPointer, tape: UnsafeMutablePointer<UInt64>) {
+        init(bytes: UnsafeRawBufferPointer, tape: UnsafeMutablePointer<UInt64>, indexesObjects: Bool) {
             self.bytes = bytes
             self.tape = tape
+            self.indexesObjects = indexesObjects
         }
 
         mutating func parseDocument() throws(ParseError) {
@@ -213,6 +315,12 @@ extension JSONDocument {
                 let byte = bytes[index]
                 if !JSONDocument.isWhitespace(byte) { return byte }
                 index += 1
+                // Indentation, eight spaces at a time.
+                while index + 8 <= bytes.count,
+                    bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
+                {
+                    index += 8
+                }
             }
             throw endOfText
         }
@@ -277,7 +385,11 @@ extension JSONDocument {
                         index -= 1
                         throw unexpected()
                     }
-                    if try skipWhitespace() == UInt8(ascii: "]") { throw trailingComma() }
+                    if try skipWhitespace() == UInt8(ascii: "]") {
+                        noteTrailingComma()
+                        index += 1
+                        break
+                    }
                 }
             } else {
                 index += 1
@@ -286,12 +398,14 @@ extension JSONDocument {
             depth -= 1
         }
 
-        /// A comma before `]` or `}`, which Foundation accepts and pokestub refuses as Jackson does; `index` is
-        /// at the bracket.
-        func trailingComma() -> ParseError {
+        /// Notes a comma before `]` or `}` (`index` is at the bracket), which Foundation accepts and pokestub
+        /// refuses as Jackson does: only once the rest of the text parses, so that a later syntax error is the one
+        /// reported, as when Foundation's parser read the text first; the first such comma is named.
+        mutating func noteTrailingComma() {
+            guard trailingComma == nil else { return }
             var comma = index - 1
             while comma > 0, bytes[comma] != UInt8(ascii: ",") { comma -= 1 }
-            return ParseError(message: "Trailing comma around character \(comma).", offset: comma)
+            trailingComma = comma
         }
 
         mutating func parseObject() throws(ParseError) {
@@ -316,10 +430,20 @@ extension JSONDocument {
                         index -= 1
                         throw unexpected()
                     }
-                    if try skipWhitespace() == UInt8(ascii: "}") { throw trailingComma() }
+                    if try skipWhitespace() == UInt8(ascii: "}") {
+                        noteTrailingComma()
+                        index += 1
+                        break
+                    }
                 }
             } else {
                 index += 1
+            }
+            guard indexesObjects else {
+                tape[header] = JSONDocument.entry(
+                    .object, UInt64(used) << 30 | UInt64(count) << 2 | JSONDocument.sortedFlag)
+                depth -= 1
+                return
             }
             let (distinct, flags) = indexMembers(header: header, count: count, asciiKeys: asciiKeys)
             tape[header] = JSONDocument.entry(.object, UInt64(used) << 30 | UInt64(distinct) << 2 | flags)
@@ -409,6 +533,12 @@ extension JSONDocument {
             let start = index
             var ascii = true
             while true {
+                // Eight bytes at a time while none of them ends a plain run.
+                while index + 8 <= bytes.count,
+                    !Parser.endsPlainRun(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                }
                 guard index < bytes.count else { throw endOfText }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
@@ -428,6 +558,19 @@ extension JSONDocument {
                 if byte >= 0x80 { ascii = false }
                 index += 1
             }
+        }
+
+        /// Whether any of eight bytes is a quote, a backslash, a control character or not ASCII: a zero byte
+        /// after `^` with the byte it is compared with, a byte below 0x20, a high bit (the "has zero byte" and
+        /// "has less than" tests of https://graphics.stanford.edu/~seander/bithacks.html#ZeroInWord).
+        @inline(__always) static func endsPlainRun(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                | word
+            return found & 0x8080_8080_8080_8080 != 0
         }
 
         /// Continues a string at its first backslash, decoding it into ``decoded``.
@@ -628,7 +771,7 @@ extension JSONDocument {
     /// A number's text as ``JSONValue/parse(_:)-(Data)`` reads it: Foundation's `NSNumber.fromJSONNumber`
     /// (an `Int64` or `UInt64` when the text is an integer of up to 19 or 20 characters, a `Decimal` for more
     /// than 17 characters before an exponent within ±127, else a finite `Double`), then
-    /// ``JSONValue/init(foundation:)``. `nil` when Foundation finds it not representable.
+    /// ``JSONValue/init(foundationNumber:)``. `nil` when Foundation finds it not representable.
     static func foundationNumber(_ string: String) -> JSONValue? {
         let exponentIndex = string.firstIndex(of: "e")
         let isInteger = !string.contains(".") && exponentIndex == nil
@@ -650,10 +793,12 @@ extension JSONDocument {
             {
                 number = NSDecimalNumber(decimal: decimal)
             } else if let value = Double(string), value.isFinite {
+                // A fraction stays a double whatever the text: no NSNumber needed.
+                if value.rounded(.towardZero) != value { return .double(value) }
                 number = NSNumber(value: value)
             }
         }
-        return number.map { JSONValue(foundation: $0) }
+        return number.map { JSONValue(foundationNumber: $0) }
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -690,6 +835,29 @@ extension JSONDocument {
                 return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
             }
             return UnsafeRawBufferPointer(start: decoded! + offset, count: count)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value of a number as Foundation's `JSONSerialization` reads it into an `NSNumber`: a whole number
+    /// that fits an `Int64` (and whose decimal text has no point) is an integer, anything else a double.
+    init(foundationNumber number: NSNumber) {
+        let code = String(cString: number.objCType)
+        if code == "d" || code == "f" {
+            // Foundation reads numbers beyond 64 bits as NSDecimalNumber, whose `doubleValue` can be off by
+            // one ulp on Linux (so 5.8446744073419104e+19 did not equal itself after a round trip); its
+            // decimal text converts exactly.
+            let double = (number as? NSDecimalNumber).flatMap { Double($0.stringValue) } ?? number.doubleValue
+            if let exact = Int64(exactly: double), !String(describing: number).contains(".") {
+                self = .integer(exact)
+            } else {
+                self = .double(double)
+            }
+        } else if code == "Q", number.uint64Value > UInt64(Int64.max) {
+            self = .double(number.doubleValue)
+        } else {
+            self = .integer(number.int64Value)
         }
     }
 }

@@ -12,8 +12,8 @@ import Foundation
 /// tape are written for each 2 bytes of source (`[1,1,1]`); a PokeAPI answer takes about one byte of tape
 /// per byte, so a document costs about twice its text (see ``costBound(sourceBytes:)``).
 ///
-/// Parsing has ``JSONValue/parse(_:)-(Data)``'s semantics exactly (swift-corelibs-foundation's
-/// `JSONSerialization`, then pokestub's trailing-comma rule): the same texts are accepted, numbers are integers
+/// Parsing is ``JSONValue/parse(_:)-(Data)``'s, the same parser, with the rules of swift-corelibs-foundation's
+/// `JSONSerialization` and pokestub's trailing-comma rule: the same texts are accepted, numbers are integers
 /// or doubles by the same rules, a repeated member name keeps its first spelling and its last value (names
 /// are the same by Swift's `String` equality, canonical equivalence), and strings decode the same way.
 ///

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns offsets in a JSON text into 1-based lines and columns, and finds the line where a value is written.
 ///
-/// Foundation's parser reports positions only for syntax errors, so problems found in a valid document (an
+/// The parser reports positions only for syntax errors, so problems found in a valid document (an
 /// unsupported field, a value out of range) are placed by walking the text again along the problem's key path:
 ///
 /// ```swift
@@ -44,31 +44,6 @@ public enum TextPosition {
     public static func line(ofKeyPath keyPath: [String], in data: Data) -> Int? {
         var walker = Walker(bytes: [UInt8](data))
         return walker.line(of: keyPath[...], found: nil)
-    }
-
-    /// The byte offset of the first comma that closes nothing: one followed, after whitespace, by `]` or `}`.
-    ///
-    /// - Parameter data: A JSON text.
-    /// - Returns: The comma's offset, or `nil` when there is none (commas inside strings do not count).
-    static func offsetOfTrailingComma(in data: Data) -> Int? {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    index = JSONStringSkip.end(of: bytes, openingQuote: index)
-                    continue
-                } else if byte == UInt8(ascii: ",") {
-                    var next = index + 1
-                    while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
-                    if next < bytes.count, bytes[next] == UInt8(ascii: "]") || bytes[next] == UInt8(ascii: "}") {
-                        return index
-                    }
-                }
-                index += 1
-            }
-            return nil
-        }
     }
 
     /// `bodyPatterns[2]` gives (`bodyPatterns`, 2); anything else `nil`.
@@ -194,8 +169,7 @@ public enum TextPosition {
             if !literal.contains(Walker.backslash) {
                 return String(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
             }
-            let decoded = try? JSONSerialization.jsonObject(with: literal, options: [.fragmentsAllowed])
-            return decoded as? String ?? String(decoding: literal, as: UTF8.self)
+            return (try? JSONValue.parse(literal))?.stringValue ?? String(decoding: literal, as: UTF8.self)
         }
     }
 }
