@@ -106,9 +106,10 @@ public final class LinkRewriter: Sendable {
         rewriteLocation(&result, to: target, bases: bases)
         let key = ResponseBody.VariantKey(
             generation: serving.linkGeneration, target: target, recordedFrom: match.recordedUpstream)
-        let binary = LinkRewriter.isBinary(result.headers["Content-Type"])
+        let contentType = result.headers["Content-Type"]
         return bodyFile.response(with: result, variant: key) { body in
-            guard body.count >= 8, !binary, let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
+            guard body.count >= 8, !LinkRewriter.isBinary(contentType),
+                let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
             else { return nil }
             return ResponseBody(data)
         }

@@ -78,7 +78,7 @@ public final class StubStore: Sendable {
 
     /// From now on publishes every new index to `info` too (``ServerInfo/Serving/stubs``), starting with the
     /// current one: the daemon's requests then read their stubs with the rest of what they read, in one lock.
-    public func publish(to info: ServerInfo) {
+    func publish(to info: ServerInfo) {
         state.withLock { _ in
             mirrors.withLock { $0.append(info) }
             let index = published.withLock { $0 }
