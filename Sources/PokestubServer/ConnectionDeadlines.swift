@@ -29,6 +29,10 @@ import PokestubLocking
 /// at once (``Tracked/isOverflow``), and one that sends no request within ``overflowTimeout`` is shut down,
 /// so a flood of idle connections cannot hold the reserve for long.
 ///
+/// Each connection's record (``Tracked``) also counts its requests in flight and knows whether the server is
+/// stopping, so that libmicrohttpd's callbacks for a request take one lock each, the record's: a request
+/// without a body takes three (its request line, its complete head, its completion).
+///
 /// Safety: a sweep shuts a socket down while holding the lock that ``closed(_:)`` takes, and libmicrohttpd
 /// reports a connection closed (`MHD_CONNECTION_NOTIFY_CLOSED`) before it closes the socket, so a sweep never
 /// reaches a descriptor number that has already been reused for another connection.
@@ -44,25 +48,42 @@ final class ConnectionDeadlines: Sendable {
     /// Time an overflow connection has for its request head: one second, or the header timeout if shorter.
     let overflowTimeout: Duration
 
-    private let open = Locked<[ObjectIdentifier: Tracked]>([:])
+    private let open = Locked(Open())
     private let closedCount = Locked(0)
     private let timer = Locked<SweepTimer?>(nil)
+
+    /// The open connections, and whether the server is stopping (which every new connection's record learns).
+    private struct Open {
+        var connections: [ObjectIdentifier: Tracked] = [:]
+        var stopping = false
+    }
 
     /// The sweep's timer. `@unchecked Sendable`: dispatch sources may be cancelled from any thread.
     private struct SweepTimer: @unchecked Sendable {
         let source: any DispatchSourceTimer
     }
 
-    /// One connection: its socket and the deadline of its current phase (monotonic nanoseconds, 0 = none).
+    /// One connection: its socket, the deadline of its current phase, its requests in flight, and whether the
+    /// server is stopping.
     final class Tracked: Sendable {
         let socket: Int32
-        let deadline: Locked<Int64>
+        let state: Locked<State>
         /// Whether the connection was accepted past the connection limit: its requests get 503.
         let isOverflow: Bool
 
-        init(socket: Int32, deadline: Int64, isOverflow: Bool) {
+        /// What a connection's callbacks and the sweep share.
+        struct State {
+            /// The deadline of the current phase, in monotonic nanoseconds; 0 for none.
+            var deadline: Int64
+            /// Requests whose head reached the access handler and that have not completed.
+            var requestsInFlight = 0
+            /// Whether the server is stopping: new requests get 503.
+            var stopping: Bool
+        }
+
+        init(socket: Int32, deadline: Int64, isOverflow: Bool, stopping: Bool) {
             self.socket = socket
-            self.deadline = Locked(deadline)
+            self.state = Locked(State(deadline: deadline, stopping: stopping))
             self.isOverflow = isOverflow
         }
     }
@@ -86,7 +107,20 @@ final class ConnectionDeadlines: Sendable {
     var connectionsClosed: Int { closedCount.withLock { $0 } }
 
     /// Connections open now, overflow connections included.
-    var openConnections: Int { open.withLock { $0.count } }
+    var openConnections: Int { open.withLock { $0.connections.count } }
+
+    /// Requests whose head reached the access handler and that have not completed, over every open connection.
+    var requestsInFlight: Int {
+        open.withLock { open in open.connections.values.reduce(0) { $0 + $1.state.withLock { $0.requestsInFlight } } }
+    }
+
+    /// From now on every request whose head or body completes is answered 503: the server is stopping.
+    func stopAccepting() {
+        open.withLock { open in
+            open.stopping = true
+            for tracked in open.connections.values { tracked.state.withLock { $0.stopping = true } }
+        }
+    }
 
     /// Starts sweeping.
     func start() {
@@ -112,10 +146,10 @@ final class ConnectionDeadlines: Sendable {
     func opened(socket: Int32) -> Tracked {
         let now = ConnectionDeadlines.now()
         return open.withLock { open in
-            let isOverflow = open.count >= connectionLimit
+            let isOverflow = open.connections.count >= connectionLimit
             let due = now + nanoseconds(isOverflow ? overflowTimeout : headerTimeout)
-            let tracked = Tracked(socket: socket, deadline: due, isOverflow: isOverflow)
-            open[ObjectIdentifier(tracked)] = tracked
+            let tracked = Tracked(socket: socket, deadline: due, isOverflow: isOverflow, stopping: open.stopping)
+            open.connections[ObjectIdentifier(tracked)] = tracked
             return tracked
         }
     }
@@ -124,31 +158,52 @@ final class ConnectionDeadlines: Sendable {
     /// connection's first request head was already due).
     func requestLineReceived(_ tracked: Tracked) {
         let due = ConnectionDeadlines.now() + nanoseconds(tracked.isOverflow ? overflowTimeout : headerTimeout)
-        tracked.deadline.withLock { current in current = current == 0 ? due : min(current, due) }
+        tracked.state.withLock { state in state.deadline = state.deadline == 0 ? due : min(state.deadline, due) }
     }
 
     /// A request libmicrohttpd may never hand over (more query arguments than its pool holds): whatever is
     /// due is due within a second (``overflowTimeout``) at the latest.
     func expedite(_ tracked: Tracked) {
         let due = ConnectionDeadlines.now() + nanoseconds(overflowTimeout)
-        tracked.deadline.withLock { current in current = current == 0 ? due : min(current, due) }
+        tracked.state.withLock { state in state.deadline = state.deadline == 0 ? due : min(state.deadline, due) }
     }
 
-    /// The header fields are in: the body is due within the body timeout.
-    func headersReceived(_ tracked: Tracked) {
-        let due = ConnectionDeadlines.now() + nanoseconds(bodyTimeout)
-        tracked.deadline.withLock { $0 = due }
+    /// The request's head reached the access handler: it is in flight until ``requestCompleted(_:)``, and its
+    /// body is due within the body timeout, or, for a request that declares none (or is answered at once),
+    /// nothing is due until the next request line.
+    ///
+    /// - Returns: Whether the server is stopping.
+    func headersReceived(_ tracked: Tracked, expectingBody: Bool) -> Bool {
+        let due = expectingBody ? ConnectionDeadlines.now() + nanoseconds(bodyTimeout) : 0
+        return tracked.state.withLock { state in
+            state.requestsInFlight += 1
+            state.deadline = due
+            return state.stopping
+        }
     }
 
-    /// The request is complete (its body is in, or it was answered or abandoned): no deadline until the next
-    /// request line.
-    func requestDone(_ tracked: Tracked) {
-        tracked.deadline.withLock { $0 = 0 }
+    /// The request's body is in, or it was answered before it: nothing is due until the next request line.
+    ///
+    /// - Returns: Whether the server is stopping.
+    func bodyReceived(_ tracked: Tracked) -> Bool {
+        tracked.state.withLock { state in
+            state.deadline = 0
+            return state.stopping
+        }
+    }
+
+    /// A request is done (answered, failed, or its client went away): nothing is due until the next request
+    /// line, and, when `wasInFlight` (it reached the access handler), it no longer counts as in flight.
+    func requestCompleted(_ tracked: Tracked, wasInFlight: Bool) {
+        tracked.state.withLock { state in
+            state.deadline = 0
+            if wasInFlight { state.requestsInFlight -= 1 }
+        }
     }
 
     /// libmicrohttpd is closing the connection; its socket is still open.
     func closed(_ tracked: Tracked) {
-        open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(tracked)) }
+        open.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(tracked)) }
     }
 
     /// Shuts down every connection past its deadline.
@@ -156,10 +211,10 @@ final class ConnectionDeadlines: Sendable {
         let now = ConnectionDeadlines.now()
         let closed = open.withLock { open in
             var closed = 0
-            for tracked in open.values {
-                let overdue = tracked.deadline.withLock { deadline in
-                    guard deadline != 0, deadline < now else { return false }
-                    deadline = 0
+            for tracked in open.connections.values {
+                let overdue = tracked.state.withLock { state in
+                    guard state.deadline != 0, state.deadline < now else { return false }
+                    state.deadline = 0
                     return true
                 }
                 guard overdue else { continue }

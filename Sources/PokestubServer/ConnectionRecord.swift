@@ -1,5 +1,3 @@
-import PokestubLocking
-
 /// What pokestub keeps for one connection, in libmicrohttpd's socket context from the connection's start
 /// (`MHD_CONNECTION_NOTIFY_STARTED`) to its close: its deadlines, its peer's address, and its current
 /// request's context.
@@ -10,12 +8,16 @@ import PokestubLocking
 /// the head (a field without a colon, more query arguments than its memory pool holds) never completes, so
 /// its context is released when the connection's next request starts, or when the connection closes
 /// (LeakSanitizer found one such context holding a 20 KB URL).
-final class ConnectionRecord: Sendable {
+///
+/// `@unchecked Sendable`: the current context is read and written only from libmicrohttpd's callbacks for
+/// this connection, which libmicrohttpd makes one at a time on the thread that owns the connection (every
+/// connection belongs to one thread of its pool), so it needs no lock.
+final class ConnectionRecord: @unchecked Sendable {
     /// The connection's deadlines.
     let deadlines: ConnectionDeadlines.Tracked
     /// The peer's IP address as text (`127.0.0.1`), read once when the connection was accepted.
     let clientAddress: String?
-    private let current = Locked<Unmanaged<RequestContext>?>(nil)
+    private var current: Unmanaged<RequestContext>?
 
     init(deadlines: ConnectionDeadlines.Tracked, clientAddress: String?) {
         self.deadlines = deadlines
@@ -26,28 +28,22 @@ final class ConnectionRecord: Sendable {
     /// completed. The record owns a context's reference only once its request is known never to complete
     /// (here, and in ``close()``); a request that completes gives it up in `requestCompleted`.
     func start(_ context: Unmanaged<RequestContext>) {
-        let dead = current.withLock { current in
-            defer { current = context }
-            return current
-        }
+        let dead = current
+        current = context
         dead?.release()
     }
 
     /// Forgets the current context if it is `pointer`: its request completed and its reference is released
     /// by the caller.
     func complete(_ pointer: UnsafeMutableRawPointer) {
-        current.withLock { current in
-            if current?.toOpaque() == pointer { current = nil }
-        }
+        if current?.toOpaque() == pointer { current = nil }
     }
 
     /// Releases a context whose request never completed; called when the connection closes, which
     /// libmicrohttpd reports after the completion of any request that did complete.
     func close() {
-        let left = current.withLock { current in
-            defer { current = nil }
-            return current
-        }
+        let left = current
+        current = nil
         left?.release()
     }
 }

@@ -16,6 +16,18 @@ enum RequestFraming {
         var maxHeaderBytes: Int
     }
 
+    /// Whether a request head declares a body: a `Transfer-Encoding` field, or a `Content-Length` other than
+    /// 0. A request with neither has none (RFC 9112 §6.3 item 7), so nothing of it is due after its head.
+    ///
+    /// - Parameter headers: The request's header fields, already passed by ``refusal(rawURI:version:headers:limits:)``.
+    static func declaresBody(_ headers: HTTPHeaders) -> Bool {
+        headers.contains { field in
+            field.name.caseInsensitiveEquals("Transfer-Encoding")
+                || (field.name.caseInsensitiveEquals("Content-Length")
+                    && !field.value.utf8.allSatisfy { $0 == UInt8(ascii: "0") })
+        }
+    }
+
     /// The answer that refuses a request head, or `nil` when its framing is unambiguous and its declared
     /// length within the limit.
     ///

@@ -22,8 +22,6 @@ final class ServerCore: Sendable {
     let logger: Logger
     /// Deadlines for slow request heads and bodies.
     let deadlines: ConnectionDeadlines
-    private let inFlight = Locked(0)
-    private let stopping = Locked(false)
     private let waiting = Locked<[ObjectIdentifier: RequestContext]>([:])
     init(
         handler: any HTTPHandler, maxBodyBytes: Int, maxHeaderBytes: Int, deadlines: ConnectionDeadlines,
@@ -43,11 +41,11 @@ final class ServerCore: Sendable {
 
     /// From now on every new request is answered 503 with `Connection: close`: the server is stopping.
     func stopAccepting() {
-        stopping.withLock { $0 = true }
+        deadlines.stopAccepting()
     }
 
     /// Requests that reached the access handler and have not completed.
-    var requestsInFlight: Int { inFlight.withLock { $0 } }
+    var requestsInFlight: Int { deadlines.requestsInFlight }
 
     /// Answers every suspended request with 503, for shutdown.
     func abandonWaitingRequests() {
@@ -112,61 +110,70 @@ final class ServerCore: Sendable {
             }
 
     /// Called when a request that reached the access handler is done (answered, failed, or the client went
-    /// away): releases its context.
+    /// away): releases its context. One lock: the connection's record (``ConnectionDeadlines/requestCompleted(_:wasInFlight:)``),
+    /// and the waiting requests' only for a request that was suspended.
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, contextPointer, _ in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
         let record = ServerCore.record(connection)
-        if let record { core.deadlines.requestDone(record.deadlines) }
-        if let pointer = contextPointer?.pointee {
-            record?.complete(pointer)
-            let request = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
-            let largeBody = request.bodyBytes >= HeapRelease.largeBodyBytes
-            core.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request)) }
-            contextPointer?.pointee = nil
-            core.inFlight.withLock { $0 -= 1 }
-            withExtendedLifetime(request) {}
-            // The body's copies and its parsed form were freed on several threads: give them back.
-            if largeBody { HeapRelease.release() }
+        guard let pointer = contextPointer?.pointee else {
+            if let record { core.deadlines.requestCompleted(record.deadlines, wasInFlight: false) }
+            return
         }
+        record?.complete(pointer)
+        let request = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+        let largeBody = request.bodyBytes >= HeapRelease.largeBodyBytes
+        if request.wasSuspended { core.stopWaiting(request) }
+        contextPointer?.pointee = nil
+        if let record { core.deadlines.requestCompleted(record.deadlines, wasInFlight: request.isInFlight) }
+        withExtendedLifetime(request) {}
+        // The body's copies and its parsed form were freed on several threads: give them back.
+        if largeBody { HeapRelease.release() }
     }
 
     /// libmicrohttpd's access handler: called first with the headers, then with each piece of body, then
     /// once more with no data, which is when pokestub answers (answering on the first call makes
     /// libmicrohttpd 0.9.75 close keep-alive connections).
+    ///
+    /// The connection's record is locked once when the head is in (the request counts as in flight, its body
+    /// is due, and whether the server is stopping is read) and, for a request with a body, once more when the
+    /// body is in; a request without one is complete with its head.
     static let accessHandler: MHD_AccessHandlerCallback = {
         cls, connection, _, method, version, uploadData, uploadDataSize, contextPointer in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
         guard let connection, let contextPointer, let pointer = contextPointer.pointee else { return MHD_Result.NO }
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
         // From the first call on, libmicrohttpd owes this request a `requestCompleted`.
-        let starting = context.isStarting
         let record = ServerCore.record(connection)
-        if starting {
-            core.inFlight.withLock { $0 += 1 }
+        if context.isStarting {
+            let refusal: HTTPResponse?
+            var headers = HTTPHeaders()
             if let record, record.deadlines.isOverflow {
-                context.refuse()
-                core.deadlines.requestDone(record.deadlines)
-                return ResponseWriter.queue(core.overloaded, on: connection)
+                refusal = core.overloaded
+            } else {
+                headers = ConnectionReader.headers(of: connection)
+                refusal = RequestFraming.refusal(
+                    rawURI: context.rawURI, version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+                    headers: headers, limits: core.framing)
             }
-            let headers = ConnectionReader.headers(of: connection)
-            if let refusal = RequestFraming.refusal(
-                rawURI: context.rawURI, version: version.map { String(cString: $0) } ?? "HTTP/1.1", headers: headers,
-                limits: core.framing)
-            {
+            let expectingBody = refusal == nil && RequestFraming.declaresBody(headers)
+            if let record {
+                context.serverStopping = core.deadlines.headersReceived(record.deadlines, expectingBody: expectingBody)
+                context.isInFlight = true
+                context.deadlineRuns = expectingBody
+            }
+            if let refusal {
                 context.refuse()
-                if let record { core.deadlines.requestDone(record.deadlines) }
                 return ResponseWriter.queue(refusal, on: connection)
             }
             context.headers = headers
         }
         let pieceSize = uploadDataSize?.pointee ?? 0
         let step = context.step(bodyPiece: pieceSize > 0 ? uploadData : nil, size: pieceSize, limit: core.maxBodyBytes)
-        if let record {
-            if starting {
-                core.deadlines.headersReceived(record.deadlines)
-            } else if case .continueReading = step {
+        if context.deadlineRuns, let record {
+            if case .continueReading = step {
             } else {
-                core.deadlines.requestDone(record.deadlines)
+                context.serverStopping = core.deadlines.bodyReceived(record.deadlines)
+                context.deadlineRuns = false
             }
         }
         switch step {
@@ -177,7 +184,7 @@ final class ServerCore: Sendable {
             return ResponseWriter.queue(response, on: connection)
         case .fail:
             return MHD_Result.NO
-        case .handle where core.stopping.withLock({ $0 }):
+        case .handle where context.serverStopping:
             var refusal = HTTPResponse.text("pokestub is stopping\n", status: 503)
             refusal.headers.replace(name: "Connection", value: "close")
             return ResponseWriter.queue(refusal, on: connection)

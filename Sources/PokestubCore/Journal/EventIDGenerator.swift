@@ -1,12 +1,14 @@
 import Foundation
-import PokestubLocking
 
-/// Makes serve event ids without a system call per request: a random 64-bit prefix drawn once per process,
+/// Makes serve event ids without a system call per request: a random 64-bit prefix drawn once per journal,
 /// then a counter, laid out as a version-8 UUID (RFC 9562 §5.8). Unique within a process and, with
 /// overwhelming probability, across restarts.
-final class EventIDGenerator: Sendable {
+///
+/// A value: its journal keeps it under the lock its appends take anyway (``RequestJournal``), so an id costs
+/// no lock of its own.
+struct EventIDGenerator {
     private let prefix: UInt64
-    private let counter = Locked<UInt64>(0)
+    private var counter: UInt64 = 0
 
     init() {
         var generator = SystemRandomNumberGenerator()
@@ -14,11 +16,9 @@ final class EventIDGenerator: Sendable {
     }
 
     /// The next id.
-    func next() -> UUID {
-        let count = counter.withLock { counter in
-            counter &+= 1
-            return counter
-        }
+    mutating func next() -> UUID {
+        counter &+= 1
+        let count = counter
         let high = (prefix & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_8000
         let low = (count & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }

@@ -1,5 +1,3 @@
-import PokestubLocking
-
 /// The request-body bytes all of a daemon's journals keep together: its own and every session's.
 ///
 /// Each journal has a byte budget of its own (``RequestJournal/maxBodyBytes``: 64 MiB for the daemon's,
@@ -11,61 +9,39 @@ import PokestubLocking
 ///
 /// It is a sub-budget of the daemon's ``MemoryBudget`` when it has one (``memory``): request bodies count
 /// against both, and response bodies, which this budget does not count, against the memory budget, so a
-/// journal keeps what the tighter of the two allows.
+/// journal keeps what the tighter of the two allows. Both are counted under the memory budget's one lock
+/// (without one, under a memory budget of its own with no limit), so a journal settles with both at once.
+///
+/// Journals settle in batches: each holds grants of both budgets (at least what it keeps, at most
+/// ``RequestJournal/grantBatchBytes`` more, or exactly what it keeps after a removal), so ``usedBytes`` is
+/// what journals were granted.
 public final class JournalBodyBudget: Sendable {
     /// The most bytes all journals together keep (config `journal.maxTotalBodyBytes`, default 256 MiB).
     public let limit: Int
     /// The daemon's memory budget, which the journals' request and response bodies count against too.
     public let memory: MemoryBudget?
-    private let used = Locked(0)
+    /// Where the grants are counted: ``memory``, or a budget with no limit of its own.
+    let ledger: MemoryBudget
 
     /// Creates a budget of `limit` bytes, within `memory` when given.
     public init(limit: Int, memory: MemoryBudget? = nil) {
         self.limit = max(0, limit)
         self.memory = memory
+        ledger = memory ?? MemoryBudget(limit: .max)
     }
 
-    /// The bytes kept now, over all journals.
-    public var usedBytes: Int { used.withLock { $0 } }
+    /// The request-body bytes granted to journals now, over all journals.
+    public var usedBytes: Int { ledger.used.journalRequestBodies }
 
-    /// Lets a journal that holds `current` bytes of the budget settle on a new amount: `settle` gets how many
-    /// bytes the journal may hold (its share so far plus what is free) and returns what it holds after
-    /// trimming itself to that.
-    func settle(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
-        used.withLock { used in
-            let allowed = limit - (used - current)
-            var now = current
-            if let memory {
-                memory.settleJournal(holding: current) { memoryAllowed in
-                    now = settle(min(allowed, memoryAllowed))
-                    return now
-                }
-            } else {
-                now = settle(allowed)
-            }
-            used += now - current
-        }
+    /// Grants a journal up to `requestBodies` more request-body bytes from this budget and `bytes` more body
+    /// bytes from the memory budget, each as much as is free (everything asked, with `beyondLimits`).
+    func grant(requestBodies: Int, bytes: Int, beyondLimits: Bool = false) -> (requestBodies: Int, bytes: Int) {
+        ledger.grantJournal(
+            requestBodies: requestBodies, requestBodyLimit: limit, bytes: bytes, beyondLimits: beyondLimits)
     }
 
-    /// Gives back `bytes` a journal no longer holds.
-    func release(_ bytes: Int) {
-        guard bytes != 0 else { return }
-        used.withLock { $0 -= bytes }
-        memory?.releaseJournal(bytes)
-    }
-
-    /// ``settle(holding:_:)`` for response bodies, which only the memory budget counts: without one, `settle`
-    /// is allowed everything.
-    func settleResponseBodies(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
-        guard let memory else {
-            _ = settle(Int.max)
-            return
-        }
-        memory.settleJournal(holding: current, settle)
-    }
-
-    /// Gives back `bytes` of response bodies a journal no longer holds.
-    func releaseResponseBodies(_ bytes: Int) {
-        memory?.releaseJournal(bytes)
+    /// Gives back grants a journal no longer needs.
+    func release(requestBodies: Int, bytes: Int) {
+        ledger.releaseJournal(requestBodies: requestBodies, bytes: bytes)
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// The ``ServeEvent`` (with its parsed request) is built only when the admin API asks (``event``); the
 /// filters that need no request (time, stub, matched) read the record itself.
 struct JournalRecord: Sendable {
-    let id: UUID
+    /// The event's id; a record appended with a new id gets it under the journal's lock.
+    var id: UUID
     let receivedAt: Date
     var request: PackedRequest
     let stub: ServeEvent.StubReference?

@@ -22,12 +22,13 @@ extension RequestJournal {
     ) {
         guard isEnabled else { return }
         // The record is made straight from the request (no serve event in between: one copy fewer of every field).
+        // Without an id, the record gets the next one under the lock the append takes.
         append(
             JournalRecord(
-                id: id ?? nextEventID(), receivedAt: timing.receivedAt, request: request, stub: stub,
+                id: id ?? RequestJournal.unassignedID, receivedAt: timing.receivedAt, request: request, stub: stub,
                 responseStatus: status, responseHeaders: responseHeaders,
                 durationMilliseconds: timing.elapsedMilliseconds, response: response.map(JournaledResponse.init),
                 schemaFinding: schemaFinding),
-            request: request)
+            request: request, assigningID: id == nil)
     }
 }

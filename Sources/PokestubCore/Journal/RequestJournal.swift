@@ -13,6 +13,13 @@ import PokestubLocking
 /// that budget leaves this journal, the oldest events going first in the same way; with its
 /// ``MemoryBudget``, request and response bodies stay within what the daemon's memory budget leaves journals.
 ///
+/// The journal settles with those shared budgets in batches: it holds grants of them (``Ring/granted``) and
+/// keeps its bodies within its grants under its own lock alone. An append that needs more asks the budgets
+/// for it, at least ``grantBatchBytes``, between two acquisitions of its own lock, never inside one; a
+/// journal that holds more than twice ``grantBatchBytes`` beyond what it keeps gives all but one batch back,
+/// and a removal gives back everything beyond what it keeps. So an append takes one lock, and about one in
+/// every `grantBatchBytes / body size` appends a second and third, one after the other.
+///
 /// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
 public final class RequestJournal: Sendable {
     /// The most events kept.
@@ -25,7 +32,23 @@ public final class RequestJournal: Sendable {
     /// The request-body budget this journal shares with the daemon's other journals, if any.
     private let sharedBudget: JournalBodyBudget?
     private let ring: Locked<Ring>
-    private let ids = EventIDGenerator()
+
+    /// The least a journal asks the shared budgets for at once (64 KiB): what an append of small bodies
+    /// settles in batches of (a 1.4 KB PokeAPI page's answer: one settlement in about 45 appends).
+    static let grantBatchBytes = 64 << 10
+
+    /// The id a record to append carries until the append gives it the next one (``recordAnswer``).
+    static let unassignedID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// Bytes of the shared budgets (``JournalBodyBudget``, and the ``MemoryBudget`` behind it).
+    struct Grant {
+        /// Request-body bytes, from the journals' request-body budget.
+        var requestBodies = 0
+        /// Request- and response-body bytes, from the memory budget.
+        var bytes = 0
+
+        var isZero: Bool { requestBodies == 0 && bytes == 0 }
+    }
 
     private struct Ring {
         var records: [JournalRecord] = []
@@ -43,6 +66,36 @@ public final class RequestJournal: Sendable {
         var sequence = 0
         /// Waits for the next change (the dashboard's long polling), completed on every change.
         var changeWaiters: [UUID: @Sendable (Int) -> Void] = [:]
+        /// What the shared budgets granted this journal: at least the bodies it keeps, once settled.
+        var granted = Grant()
+        /// The serve event ids.
+        var ids = EventIDGenerator()
+
+        /// The bodies kept, as the shared budgets count them.
+        var held: Grant { Grant(requestBodies: bodyBytes, bytes: bodyBytes + responseBodyBytes) }
+
+        /// What the journal needs beyond its grants to keep what it holds now (0 where the grant suffices).
+        var shortfall: Grant {
+            Grant(
+                requestBodies: max(0, bodyBytes - granted.requestBodies),
+                bytes: max(0, bodyBytes + responseBodyBytes - granted.bytes))
+        }
+
+        /// Takes back from the grants what the journal holds beyond what it keeps plus `spare` bytes (more than
+        /// `spare` beyond it), to be given back to the budgets outside the lock.
+        mutating func excess(keeping spare: Int) -> Grant {
+            let kept = held
+            var excess = Grant()
+            if granted.requestBodies - kept.requestBodies > 2 * spare || spare == 0 {
+                excess.requestBodies = max(0, granted.requestBodies - kept.requestBodies - spare)
+            }
+            if granted.bytes - kept.bytes > 2 * spare || spare == 0 {
+                excess.bytes = max(0, granted.bytes - kept.bytes - spare)
+            }
+            granted.requestBodies -= excess.requestBodies
+            granted.bytes -= excess.bytes
+            return excess
+        }
 
         /// Counts a change and takes the change waiters, to be completed outside the lock.
         mutating func changed() -> (sequence: Int, waiters: [@Sendable (Int) -> Void]) {
@@ -91,14 +144,14 @@ public final class RequestJournal: Sendable {
     }
 
     deinit {
-        let (bodyBytes, responseBodyBytes) = ring.withLock { ($0.bodyBytes, $0.responseBodyBytes) }
-        sharedBudget?.release(bodyBytes)
-        sharedBudget?.releaseResponseBodies(responseBodyBytes)
+        let granted = ring.withLock { $0.granted }
+        sharedBudget?.release(requestBodies: granted.requestBodies, bytes: granted.bytes)
     }
 
-    /// A new serve event id, cheap enough to make for every request.
+    /// A new serve event id, cheap enough to make for every request (one uncontended lock; an answer journaled
+    /// without one gets its id inside the append's lock).
     public func nextEventID() -> UUID {
-        ids.next()
+        ring.withLock { $0.ids.next() }
     }
 
     /// Whether the journal keeps events.
@@ -114,17 +167,23 @@ public final class RequestJournal: Sendable {
     }
 
     /// Adds a record whose request, as received, is `request`: what waiters are matched against, without
-    /// parsing the record's request again.
-    func append(_ record: JournalRecord, request: HTTPRequest) {
+    /// parsing the record's request again. With `assigningID`, the record gets the journal's next event id.
+    ///
+    /// One lock when the journal's grants hold the new record (the common case); otherwise it asks the shared
+    /// budgets for the rest after releasing its lock, then takes it again to keep what they granted.
+    func append(_ record: JournalRecord, request: HTTPRequest, assigningID: Bool = false) {
         guard capacity > 0 else { return }
         var change: (sequence: Int, waiters: [@Sendable (Int) -> Void]) = (0, [])
         var replaced: JournalRecord?
         var record = record
+        var shortfall = Grant()
+        var excess = Grant()
+        var responseBytesBefore = 0
         let satisfied: [Waiter] = ring.withLock { ring in
             change = ring.changed()
+            if assigningID { record.id = ring.ids.next() }
             if !record.request.body.isEmpty, let newest = ring.newestRequestBody { record.request.shareBody(newest) }
-            let before = ring.bodyBytes
-            let beforeResponses = ring.responseBodyBytes
+            responseBytesBefore = ring.responseBodyBytes
             if ring.records.count < capacity {
                 ring.records.append(record)
             } else {
@@ -137,21 +196,11 @@ public final class RequestJournal: Sendable {
             }
             ring.bodyBytes += record.requestBodyBytes
             ring.responseBodyBytes += record.responseBodyBytes
-            if let sharedBudget {
-                sharedBudget.settle(holding: before) { allowed in
-                    RequestJournal.trim(&ring, toBodyBytes: min(maxBodyBytes, allowed))
-                    return ring.bodyBytes
-                }
-            } else {
-                RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
-            }
-            if let sharedBudget {
-                sharedBudget.settleResponseBodies(holding: beforeResponses) { allowed in
-                    RequestJournal.stripResponseBodies(&ring, toBytes: min(maxResponseBodyBytes, allowed))
-                    return ring.responseBodyBytes
-                }
-            } else {
-                RequestJournal.stripResponseBodies(&ring, toBytes: maxResponseBodyBytes)
+            RequestJournal.trim(&ring, toBodyBytes: maxBodyBytes)
+            RequestJournal.stripResponseBodies(&ring, toBytes: maxResponseBodyBytes)
+            if sharedBudget != nil {
+                shortfall = ring.shortfall
+                if shortfall.isZero { excess = ring.excess(keeping: RequestJournal.grantBatchBytes) }
             }
             guard !ring.waiters.isEmpty else { return [] }
             var done: [Waiter] = []
@@ -167,8 +216,40 @@ public final class RequestJournal: Sendable {
             return done
         }
         withExtendedLifetime(replaced) {}
+        if let sharedBudget {
+            if !excess.isZero { sharedBudget.release(requestBodies: excess.requestBodies, bytes: excess.bytes) }
+            if !shortfall.isZero { settle(shortfall, with: sharedBudget, responseBytesBefore: responseBytesBefore) }
+        }
         for waiter in satisfied { waiter.complete(.satisfied(waiter.matched)) }
         for waiter in change.waiters { waiter(change.sequence) }
+    }
+
+    /// Asks the shared budgets for what an append left the journal short of (at least ``grantBatchBytes`` of
+    /// each), then keeps within what they granted: request bodies first, the oldest events going, as when
+    /// their own budget is passed, then response bodies, the oldest losing theirs. Request bodies are fitted
+    /// beside the response bodies kept before the append, as when the budgets were settled on every append.
+    /// The newest event is always kept: what it alone holds beyond the grants is granted beyond the limits.
+    private func settle(_ shortfall: Grant, with budget: JournalBodyBudget, responseBytesBefore: Int) {
+        let batch = RequestJournal.grantBatchBytes
+        let asked = Grant(
+            requestBodies: shortfall.requestBodies > 0 ? max(shortfall.requestBodies, batch) : 0,
+            bytes: shortfall.bytes > 0 ? max(shortfall.bytes, batch) : 0)
+        let given = budget.grant(requestBodies: asked.requestBodies, bytes: asked.bytes)
+        let (overdraft, excess) = ring.withLock { ring -> (Grant, Grant) in
+            ring.granted.requestBodies += given.requestBodies
+            ring.granted.bytes += given.bytes
+            let requestRoom = min(ring.granted.requestBodies, ring.granted.bytes - responseBytesBefore)
+            RequestJournal.trim(&ring, toBodyBytes: max(0, requestRoom))
+            RequestJournal.stripResponseBodies(&ring, toBytes: max(0, ring.granted.bytes - ring.bodyBytes))
+            let overdraft = ring.shortfall
+            ring.granted.requestBodies += overdraft.requestBodies
+            ring.granted.bytes += overdraft.bytes
+            return (overdraft, ring.excess(keeping: batch))
+        }
+        if !overdraft.isZero {
+            _ = budget.grant(requestBodies: overdraft.requestBodies, bytes: overdraft.bytes, beyondLimits: true)
+        }
+        if !excess.isZero { budget.release(requestBodies: excess.requestBodies, bytes: excess.bytes) }
     }
 
     /// The number of waits for the next change in progress.
@@ -329,15 +410,13 @@ public final class RequestJournal: Sendable {
 
     /// Removes every event.
     public func clear() {
-        let (change, released, releasedResponses) = ring.withLock { ring in
-            let released = (ring.bodyBytes, ring.responseBodyBytes)
+        let (change, excess) = ring.withLock { ring in
             ring.records = []
             ring.head = 0
             ring.recount()
-            return (ring.changed(), released.0, released.1)
+            return (ring.changed(), ring.excess(keeping: 0))
         }
-        sharedBudget?.release(released)
-        sharedBudget?.releaseResponseBodies(releasedResponses)
+        sharedBudget?.release(requestBodies: excess.requestBodies, bytes: excess.bytes)
         for waiter in change.waiters { waiter(change.sequence) }
     }
 
@@ -349,20 +428,18 @@ public final class RequestJournal: Sendable {
         // Decided outside the lock, each request parsed again from its record; events appended meanwhile stay.
         let doomed = Set(records.filter { shouldRemove($0.event) }.map(\.id))
         guard !doomed.isEmpty else { return 0 }
-        let (removed, change, released, releasedResponses) = ring.withLock { ring in
+        let (removed, change, excess) = ring.withLock { ring in
             let kept = ring.ordered.filter { !doomed.contains($0.id) }
             let removed = ring.records.count - kept.count
-            let before = (ring.bodyBytes, ring.responseBodyBytes)
             ring.records = kept
             ring.head = 0
             ring.recount()
             return (
                 removed, removed > 0 ? ring.changed() : (sequence: ring.sequence, waiters: []),
-                before.0 - ring.bodyBytes, before.1 - ring.responseBodyBytes
+                ring.excess(keeping: 0)
             )
         }
-        sharedBudget?.release(released)
-        sharedBudget?.releaseResponseBodies(releasedResponses)
+        sharedBudget?.release(requestBodies: excess.requestBodies, bytes: excess.bytes)
         for waiter in change.waiters { waiter(change.sequence) }
         return removed
     }

@@ -31,7 +31,10 @@ import PokestubLocking
 /// files, body files (read from disk, large ones sent from the file), and what libmicrohttpd holds per
 /// connection (bounded by `limits.maxHeaderBytes` and `limits.maxConnections`).
 ///
-/// Thread-safe: one lock; nothing is called out of it but the journal's own trimming, which takes no lock.
+/// Journals count what they are granted, settled in batches (``grantJournal(requestBodies:requestBodyLimit:bytes:beyondLimits:)``):
+/// at least the bodies they hold, and at most a little more per journal (``RequestJournal``).
+///
+/// Thread-safe: one lock, which calls nothing out of it.
 public final class MemoryBudget: Sendable {
     /// The most bytes counted at once (config `limits.maxMemoryBytes`).
     public let limit: Int
@@ -49,6 +52,9 @@ public final class MemoryBudget: Sendable {
         public var parsedBodies = 0
         /// Upstream answers' bodies while they arrive.
         public var upstreamBodies = 0
+        /// The part of ``journals`` that is request bodies, counted against the journals' request-body budget
+        /// (``JournalBodyBudget``) too.
+        var journalRequestBodies = 0
         /// Everything counted.
         public var total: Int { journals + stubs + answers + parsedBodies + upstreamBodies }
     }
@@ -119,24 +125,42 @@ public final class MemoryBudget: Sendable {
         }
     }
 
-    /// Lets a journal that holds `current` bytes of the budget settle on a new amount: `settle` gets how many
-    /// bytes it may hold (its share so far plus what is free for journals) and returns what it holds after
-    /// trimming itself to that.
-    func settleJournal(holding current: Int, _ settle: (_ allowed: Int) -> Int) {
+    /// Grants a journal up to `bytes` more of its request and response bodies, and up to `requestBodies` more
+    /// of its request bodies against the journals' shared request-body budget of `requestBodyLimit` bytes
+    /// (``JournalBodyBudget``): each as much as is free, journals together holding at most ``journalLimit``
+    /// and never more than the other kinds leave. With `beyondLimits` the grant is whole whatever is free: for
+    /// a journal's newest event, which it always keeps.
+    ///
+    /// A journal settles with the budget in batches (``RequestJournal``): it holds grants, appends within them
+    /// under its own lock alone, and comes here, between its own lock's acquisitions and never inside one,
+    /// only when an append needs more or it holds much more than it needs. One lock for both budgets.
+    ///
+    /// - Returns: The bytes granted, each between 0 and what was asked.
+    func grantJournal(
+        requestBodies: Int, requestBodyLimit: Int, bytes: Int, beyondLimits: Bool = false
+    ) -> (requestBodies: Int, bytes: Int) {
         usage.withLock { usage in
-            let others = usage.journals - current
-            let allowed = min(
-                journalLimit - others,
-                limit - usage.stubs - usage.answers - usage.parsedBodies - usage.upstreamBodies - others)
-            let now = settle(max(0, allowed))
-            usage.journals += now - current
+            var granted = (requestBodies: max(0, requestBodies), bytes: max(0, bytes))
+            if !beyondLimits {
+                let free = min(journalLimit - usage.journals, limit - usage.total)
+                granted.bytes = min(granted.bytes, max(0, free))
+                granted.requestBodies = min(
+                    granted.requestBodies, max(0, requestBodyLimit - usage.journalRequestBodies))
+            }
+            usage.journals += granted.bytes
+            usage.journalRequestBodies += granted.requestBodies
+            return granted
         }
     }
 
-    /// Gives back `bytes` a journal no longer holds.
-    func releaseJournal(_ bytes: Int) {
-        guard bytes != 0 else { return }
-        usage.withLock { $0.journals -= bytes }
+    /// Gives back grants a journal no longer needs: `bytes` of its bodies, `requestBodies` of its request
+    /// bodies.
+    func releaseJournal(requestBodies: Int, bytes: Int) {
+        guard requestBodies != 0 || bytes != 0 else { return }
+        usage.withLock { usage in
+            usage.journals -= bytes
+            usage.journalRequestBodies -= requestBodies
+        }
     }
 
     /// What a runtime stub counts: three times the bytes of its mapping's JSON text, for the text kept as

@@ -1,5 +1,4 @@
 import Foundation
-import PokestubLocking
 
 /// Points upstream links inside served bodies at pokestub itself, so a client that follows `next`,
 /// `previous` or any `url` field stays on the stub server.
@@ -18,15 +17,12 @@ import PokestubLocking
 /// request, serving costs one uncontended lock and one dictionary lookup, and a body without upstream links is
 /// served as it is (no copy). Binary bodies (images, audio, archives) are never touched. Turn the whole thing
 /// off with the config key `rewriteUpstreamLinks: false`.
+///
+/// The upstream bases are kept with the daemon's other per-request facts (``ServerInfo/Serving``), which a
+/// request reads in one lock and hands to ``rewrite(_:to:recordedFrom:serving:)``; a ``ServerInfo`` has one
+/// rewriter.
 public final class LinkRewriter: Sendable {
     private let info: ServerInfo
-    private let state: Locked<State>
-
-    private struct State {
-        var bases: [String]
-        /// Changes with `bases`, so bodies rewritten for the old bases are not reused.
-        var generation = 0
-    }
 
     /// Creates a rewriter.
     ///
@@ -36,12 +32,16 @@ public final class LinkRewriter: Sendable {
     ///   - info: Where the daemon's own base URL is read, at the first request after it changes.
     public init(upstreamBases: [String], info: ServerInfo) {
         self.info = info
-        state = Locked(State(bases: LinkRewriter.normalized(upstreamBases)))
+        let bases = LinkRewriter.normalized(upstreamBases)
+        info.update { serving in
+            serving.upstreamBases = bases
+            serving.linkGeneration += 1
+        }
     }
 
     /// The upstream base URLs being replaced.
     public var upstreamBases: [String] {
-        state.withLock { $0.bases }
+        info.serving.upstreamBases
     }
 
     /// Adds an upstream base URL to replace (a `targetBaseUrl` recorded from at run time); clears the cache
@@ -49,11 +49,11 @@ public final class LinkRewriter: Sendable {
     ///
     /// - Parameter base: The base URL, e.g. `http://127.0.0.1:9000`.
     public func addUpstreamBase(_ base: String) {
-        state.withLock { state in
-            let updated = LinkRewriter.normalized(state.bases + [base])
-            if updated != state.bases {
-                state.bases = updated
-                state.generation += 1
+        info.update { serving in
+            let updated = LinkRewriter.normalized(serving.upstreamBases + [base])
+            if updated != serving.upstreamBases {
+                serving.upstreamBases = updated
+                serving.linkGeneration += 1
             }
         }
     }
@@ -66,9 +66,17 @@ public final class LinkRewriter: Sendable {
     ///   - recordedFrom: The upstream base URL the stub was recorded from, replaced too.
     /// - Returns: The response to send; the same body object when there is nothing to rewrite.
     public func rewrite(_ response: HTTPResponse, to base: String? = nil, recordedFrom: String? = nil) -> HTTPResponse {
+        rewrite(response, to: base, recordedFrom: recordedFrom, serving: info.serving)
+    }
+
+    /// ``rewrite(_:to:recordedFrom:)`` with the upstream bases the request read with the daemon's other
+    /// per-request facts (`serving`), so it takes no lock for them.
+    func rewrite(
+        _ response: HTTPResponse, to base: String?, recordedFrom: String?, serving: ServerInfo.Serving
+    ) -> HTTPResponse {
         let target = base ?? info.baseURL
         var result = response
-        let (configured, generation) = state.withLock { ($0.bases, $0.generation) }
+        let (configured, generation) = (serving.upstreamBases, serving.linkGeneration)
         let bases = recordedFrom.map { LinkRewriter.normalized(configured + [$0]) } ?? configured
         rewriteLocation(&result, to: target, bases: bases)
         let body = response.body
@@ -81,6 +89,30 @@ public final class LinkRewriter: Sendable {
             return ResponseBody(data)
         }
         return result
+    }
+
+    /// A matched stub's response with upstream links pointing at `base` (the daemon's by default), as
+    /// ``rewrite(_:to:recordedFrom:serving:)`` makes it; a body file's rewritten body is kept with its bytes
+    /// (``BodyFile/response(with:variant:make:)``), so reading both takes one lock.
+    func rewrite(_ match: StubIndex.Match, to base: String?, serving: ServerInfo.Serving) -> HTTPResponse {
+        guard let bodyFile = match.bodyFile else {
+            return rewrite(match.unfilledResponse, to: base, recordedFrom: match.recordedUpstream, serving: serving)
+        }
+        let target = base ?? info.baseURL
+        let bases =
+            match.recordedUpstream.map { LinkRewriter.normalized(serving.upstreamBases + [$0]) }
+            ?? serving.upstreamBases
+        var result = match.unfilledResponse
+        rewriteLocation(&result, to: target, bases: bases)
+        let key = ResponseBody.VariantKey(
+            generation: serving.linkGeneration, target: target, recordedFrom: match.recordedUpstream)
+        let contentType = result.headers["Content-Type"]
+        return bodyFile.response(with: result, variant: key) { body in
+            guard body.count >= 8, !LinkRewriter.isBinary(contentType),
+                let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
+            else { return nil }
+            return ResponseBody(data)
+        }
     }
 
     /// A proxied response with upstream links pointing at the daemon, computed now (not cached).

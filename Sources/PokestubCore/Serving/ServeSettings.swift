@@ -1,19 +1,20 @@
-import PokestubLocking
-
 /// The daemon's global settings, WireMock's `/__admin/settings`: a fixed delay added to every stub answer.
 ///
-/// Set through `POST /__admin/settings` and read on every served stub; one uncontended lock. Sessions do not
-/// change them and are not slowed by them: a CI job's session serves its stubs without the daemon's delay.
+/// Set through `POST /__admin/settings` and read on every served stub, kept with the daemon's other
+/// per-request facts (``ServerInfo``), so a request reads them with one lock. Sessions do not change them
+/// and are not slowed by them: a CI job's session serves its stubs without the daemon's delay.
 public final class ServeSettings: Sendable {
-    private let delay = Locked(0)
+    private let info: ServerInfo
 
-    /// Creates settings with no delay.
-    public init() {}
+    /// Creates settings with no delay, kept in `info`.
+    init(info: ServerInfo) {
+        self.info = info
+    }
 
     /// Milliseconds added to every stub answer's own delay (WireMock's `fixedDelay`); 0 for none.
     public var fixedDelayMilliseconds: Int {
-        get { delay.withLock { $0 } }
-        set { delay.withLock { $0 = newValue } }
+        get { info.serving.fixedDelayMilliseconds }
+        set { info.update { $0.fixedDelayMilliseconds = newValue } }
     }
 
     /// The most `fixedDelay` may be, in milliseconds: the same bound as a stub's `fixedDelayMilliseconds`.

@@ -19,8 +19,10 @@ struct ServingScope {
     /// Whether a miss may go upstream in the record, record-missing and proxy modes (sessions answer from
     /// stubs only, whatever the daemon's mode).
     var forwardsUpstream: Bool
-    /// The global settings whose delay this scope's stub answers get: the daemon's; `nil` for a session.
-    var settings: ServeSettings? = nil
+    /// What the request read of the daemon's facts that can change (mode, upstream bases), in one lock.
+    var serving: ServerInfo.Serving
+    /// The global delay this scope's stub answers get (``ServeSettings``): the daemon's; 0 for a session.
+    var fixedDelayMilliseconds = 0
     /// The API's schemas, whose hints a near-miss answer leads with (``SchemaSet/hints(for:)``), or `nil`.
     var schemas: SchemaSet? = nil
 

@@ -29,10 +29,11 @@ extension StubEngine {
             method: request.method, rawURL: innerPath + (request.rawQuery.map { "?" + $0 } ?? ""),
             headers: request.headers, body: request.body)
         inner.clientAddress = request.clientAddress
+        let serving = info.serving
         let scope = ServingScope(
-            stubs: session.store.index, sharedStubs: store.index, scenarios: session.store.scenarios,
+            stubs: session.store.index, sharedStubs: serving.stubs ?? store.index, scenarios: session.store.scenarios,
             journal: session.journal, nearMisses: session.nearMisses, linkBase: info.baseURL + session.basePath,
-            forwardsUpstream: false, schemas: contract?.schemas)
+            forwardsUpstream: false, serving: serving, schemas: contract?.schemas)
         return .found(inner, scope)
     }
 }

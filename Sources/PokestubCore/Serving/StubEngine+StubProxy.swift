@@ -18,7 +18,7 @@ extension StubEngine {
     ) -> HTTPReply {
         let eventID = UUID()
         let journal = scope.journal
-        let delay = scope.settings?.fixedDelayMilliseconds ?? 0
+        let delay = scope.fixedDelayMilliseconds
         // The scenario moves when the stub matches, as for a stub that answers itself.
         if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
         let upstreamRequest = proxy.upstreamRequest(for: request)

@@ -29,7 +29,7 @@ public final class StubEngine: HTTPHandler {
     /// Who may use the admin API, and whether this server answers it.
     public let adminAccess: AdminAccess
     /// The global settings (`/__admin/settings`): a delay added to every stub answer of the daemon's scope.
-    public let settings = ServeSettings()
+    public let settings: ServeSettings
     /// What `POST /__admin/shutdown` calls; `pokestub serve` installs the handler that stops it.
     public let shutdown: ShutdownTrigger
     /// The work a request's response templates may do (config `limits.maxTemplateSteps` and
@@ -91,6 +91,8 @@ public final class StubEngine: HTTPHandler {
         self.adminAccess = adminAccess
         self.shutdown = shutdown
         self.logger = logger
+        settings = ServeSettings(info: info)
+        store.publish(to: info)
         admin = AdminAPI(
             store: store, journal: journal, info: info, recordings: recordings, sessions: sessions, settings: settings,
             shutdown: shutdown, memory: memory, slowRequests: slowRequests, contract: contract)
@@ -121,12 +123,14 @@ public final class StubEngine: HTTPHandler {
         return serve(request, in: daemonScope, timing: timing)
     }
 
-    /// The daemon's own scope: its stubs, journal, scenarios and near-miss cache; misses may go upstream.
+    /// The daemon's own scope: its stubs, journal, scenarios and near-miss cache; misses may go upstream. What
+    /// of it can change (stubs, mode, delay, upstream bases) is read in one lock (``ServerInfo/serving``).
     var daemonScope: ServingScope {
-        ServingScope(
-            stubs: store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
-            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, settings: settings,
-            schemas: contract?.schemas)
+        let serving = info.serving
+        return ServingScope(
+            stubs: serving.stubs ?? store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
+            nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, serving: serving,
+            fixedDelayMilliseconds: serving.fixedDelayMilliseconds, schemas: contract?.schemas)
     }
 
     /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and
@@ -139,7 +143,7 @@ public final class StubEngine: HTTPHandler {
     func serve(
         _ request: HTTPRequest, in scope: ServingScope, timing: ServeTiming, onServerThread: Bool = true
     ) -> HTTPReply {
-        let mode = scope.forwardsUpstream ? info.mode : .replay
+        let mode = scope.forwardsUpstream ? scope.serving.mode : .replay
         if mode == .record { return forward(request, in: scope, mode: mode, timing: timing) }
         let steps = onServerThread ? StubEngine.serverThreadMatchSteps : MatchBudget.defaultSteps
         let (found, budget) = MatchBudget.measuring(steps: steps, memory: memory) { scope.match(request) }
@@ -160,20 +164,26 @@ public final class StubEngine: HTTPHandler {
             if let proxy = match.proxy {
                 return self.proxy(request, through: proxy, match: match, in: scope, timing: timing)
             }
-            var response = match.response
+            var response: HTTPResponse
             if let template = match.template {
                 var limits = templateLimits
                 if onServerThread { limits.maxSteps = min(limits.maxSteps, StubEngine.serverThreadTemplateSteps) }
                 let rendered = template.render(
-                    response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL, stub: match.stub,
+                    match.response, for: request, serverBaseURL: scope.linkBase ?? info.baseURL, stub: match.stub,
                     limits: limits, givingUp: onServerThread && limits.maxSteps < templateLimits.maxSteps)
                 guard let rendered else { return serveOffServerThread(request, in: scope, timing: timing) }
-                response = rendered
+                response =
+                    linkRewriter?.rewrite(
+                        rendered, to: scope.linkBase, recordedFrom: match.recordedUpstream, serving: scope.serving)
+                    ?? rendered
+            } else if let linkRewriter {
+                // A body file's bytes and their rewritten form are read together.
+                response = linkRewriter.rewrite(match, to: scope.linkBase, serving: scope.serving)
+            } else {
+                response = match.response
             }
-            response =
-                linkRewriter?.rewrite(response, to: scope.linkBase, recordedFrom: match.recordedUpstream) ?? response
             if request.method == "HEAD" { response = response.answeringHead() }
-            if let delay = scope.settings?.fixedDelayMilliseconds, delay > 0 { response.delayMilliseconds += delay }
+            if scope.fixedDelayMilliseconds > 0 { response.delayMilliseconds += scope.fixedDelayMilliseconds }
             if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
             scope.journal.recordAnswer(
                 to: request, stub: match.stub, status: response.status, timing: timing, response: response)

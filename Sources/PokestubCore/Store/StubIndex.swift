@@ -37,8 +37,13 @@ public final class StubIndex: Sendable {
     public struct Match: Sendable {
         /// The stub's id and name, for the journal.
         public var stub: ServeEvent.StubReference
-        /// The response, with the `Matched-Stub-Id` header WireMock also sends.
-        public var response: HTTPResponse
+        /// The response, with the `Matched-Stub-Id` header WireMock also sends; a body file's bytes are read
+        /// (``BodyFile/response(with:)``) when this is.
+        public var response: HTTPResponse { bodyFile?.response(with: unfilledResponse) ?? unfilledResponse }
+        /// The response without its body file's bytes.
+        var unfilledResponse: HTTPResponse
+        /// The body file whose bytes are the response's body, if any (read at serve time).
+        var bodyFile: BodyFile?
         /// The stub's position in ``StubIndex/stubs``.
         public var position: Int
         /// The stub's scenario rule: the caller moves the scenario to its new state.
@@ -252,10 +257,10 @@ public final class StubIndex: Sendable {
         }
         consider(unindexed)
         return best.map {
-            let response = bodyFiles[$0]?.response(with: responses[$0]) ?? responses[$0]
-            return Match(
-                stub: references[$0], response: response, position: $0, scenario: scenarioRules[$0],
-                recordedUpstream: stubs[$0].recordedUpstream, template: templates[$0], proxy: stubs[$0].response.proxy)
+            Match(
+                stub: references[$0], unfilledResponse: responses[$0], bodyFile: bodyFiles[$0], position: $0,
+                scenario: scenarioRules[$0], recordedUpstream: stubs[$0].recordedUpstream, template: templates[$0],
+                proxy: stubs[$0].response.proxy)
         }
     }
 

@@ -72,16 +72,32 @@ public final class StubStore: Sendable {
 
     /// The index requests read; replaced whole, under ``state``'s lock, after each change.
     private let published = Locked(StubIndex.empty)
+    /// Where the index is published too (``publish(to:)``): the daemon's ``ServerInfo`` (each engine's over
+    /// this store), which a request of its scope reads with everything else it reads, in one lock.
+    private let mirrors = Locked<[ServerInfo]>([])
+
+    /// From now on publishes every new index to `info` too (``ServerInfo/Serving/stubs``), starting with the
+    /// current one: the daemon's requests then read their stubs with the rest of what they read, in one lock.
+    func publish(to info: ServerInfo) {
+        state.withLock { _ in
+            mirrors.withLock { $0.append(info) }
+            let index = published.withLock { $0 }
+            info.update { $0.stubs = index }
+        }
+    }
+
+    /// Makes `index` the one requests read, here and in the mirror; called under ``state``'s lock.
+    private func publish(_ index: StubIndex) {
+        published.withLock { $0 = index }
+        for info in mirrors.withLock({ $0 }) { info.update { $0.stubs = index } }
+    }
 
     /// Applies a change to the lists and publishes the new index: built while only changes wait, swapped in
     /// under the lock requests take.
     private func change<T>(_ body: (inout State) -> (result: T, rebuild: Bool)) -> T {
         state.withLock { state in
             let (result, rebuild) = body(&state)
-            if rebuild {
-                let index = state.buildIndex()
-                published.withLock { $0 = index }
-            }
+            if rebuild { publish(state.buildIndex()) }
             return result
         }
     }
@@ -94,8 +110,7 @@ public final class StubStore: Sendable {
                 !state.fileStubs.contains(where: { $0.id == stub.id })
             else { return false }
             state.runtimeStubs.append(stub)
-            let index = published.withLock { $0 }.adding(stub)
-            published.withLock { $0 = index }
+            publish(published.withLock { $0 }.adding(stub))
             return true
         }
     }

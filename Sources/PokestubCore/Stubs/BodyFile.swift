@@ -28,7 +28,14 @@ public final class BodyFile: Sendable {
     public let path: String
     /// The `__files` folder with symbolic links resolved; the file must still resolve inside it when read.
     public let root: String
-    private let loaded = Locked<ResponseBody?>(nil)
+    private let loaded = Locked(Loaded())
+
+    /// The bytes once read, and the bodies made from them for a serving target (upstream links pointed at a
+    /// base URL, ``response(with:variant:make:)``), kept under one lock so a request reads both at once.
+    private struct Loaded {
+        var body: ResponseBody?
+        var variants: [ResponseBody.VariantKey: ResponseBody] = [:]
+    }
 
     /// Creates a body file; nothing is read yet.
     ///
@@ -48,21 +55,21 @@ public final class BodyFile: Sendable {
     public static let streamingThreshold = 8 << 20
 
     /// Whether the bytes have been read.
-    public var isLoaded: Bool { loaded.withLock { $0 != nil } }
+    public var isLoaded: Bool { loaded.withLock { $0.body != nil } }
 
     /// The bytes: read on the first call, the same object on every later one.
     ///
     /// - Throws: ``StubDefinitionError`` when the file cannot be read (`cannot read body file __files/…`), or
     ///   now resolves outside `__files` or to something other than a regular file.
     public func load() throws(StubDefinitionError) -> ResponseBody {
-        if let body = loaded.withLock({ $0 }) { return body }
+        if let body = loaded.withLock({ $0.body }) { return body }
         let (descriptor, _) = try openChecked()
         defer { close(descriptor) }
         let body = ResponseBody(try read(descriptor))
         // When two requests read it at once, both use the first one stored. The file is read outside the lock.
         return loaded.withLock { loaded in
-            if let first = loaded { return first }
-            loaded = body
+            if let first = loaded.body { return first }
+            loaded.body = body
             return body
         }
     }
@@ -107,12 +114,56 @@ public final class BodyFile: Sendable {
     ///  "message": "cannot read body file __files/pokemon/1.json: …"}
     /// ```
     public func response(with response: HTTPResponse) -> HTTPResponse {
-        do {
+        if let body = loaded.withLock({ $0.body }) {
             var result = response
-            if let body = loaded.withLock({ $0 }) {
-                result.body = body
+            result.body = body
+            return result
+        }
+        return firstResponse(with: response)
+    }
+
+    /// ``response(with:)`` with the body `make` makes from the file's bytes for `key` (its upstream links
+    /// pointed at a serving base URL; `nil` from `make` keeps the bytes as they are), made once per key and kept
+    /// with the bytes: once both are, one lock. A body sent from the file, or a 500 for a file that cannot be
+    /// read, is never made into another.
+    ///
+    /// - Parameters:
+    ///   - response: The stub's response without its body.
+    ///   - key: What the made body is for.
+    ///   - make: Makes the body for `key` from the bytes, or `nil` for the bytes themselves.
+    /// - Returns: `response` with the body for `key`.
+    public func response(
+        with response: HTTPResponse, variant key: ResponseBody.VariantKey, make: (ResponseBody) -> ResponseBody?
+    ) -> HTTPResponse {
+        var result = response
+        let known = loaded.withLock { loaded in loaded.body.map { ($0, loaded.variants[key]) } }
+        let body: ResponseBody
+        if let (loadedBody, variant) = known {
+            if let variant {
+                result.body = variant
                 return result
             }
+            body = loadedBody
+        } else {
+            result = firstResponse(with: response)
+            // Made into another only when it is the file's bytes (not a 500, not a file sent from disk).
+            guard result.streamedFile == nil, let read = loaded.withLock({ $0.body }), read === result.body
+            else { return result }
+            body = read
+        }
+        let made = make(body) ?? body
+        result.body = loaded.withLock { loaded in
+            if let first = loaded.variants[key] { return first }
+            loaded.variants[key] = made
+            return made
+        }
+        return result
+    }
+
+    /// `response` with the file's bytes, read now (or sent from the file), or the 500 that names the file.
+    private func firstResponse(with response: HTTPResponse) -> HTTPResponse {
+        do {
+            var result = response
             let (descriptor, size) = try openChecked()
             if size >= BodyFile.streamingThreshold {
                 result.streamedFile = StreamedFile(descriptor: descriptor, size: size)
