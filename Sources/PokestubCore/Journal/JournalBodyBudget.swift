@@ -12,21 +12,21 @@ import PokestubLocking
 /// It is a sub-budget of the daemon's ``MemoryBudget`` when it has one (``memory``): request bodies count
 /// against both, and response bodies, which this budget does not count, against the memory budget, so a
 /// journal keeps what the tighter of the two allows.
-public final class JournalBodyBudget: Sendable {
+package final class JournalBodyBudget: Sendable {
     /// The most bytes all journals together keep (config `journal.maxTotalBodyBytes`, default 256 MiB).
-    public let limit: Int
+    package let limit: Int
     /// The daemon's memory budget, which the journals' request and response bodies count against too.
-    public let memory: MemoryBudget?
+    package let memory: MemoryBudget?
     private let used = Locked(0)
 
     /// Creates a budget of `limit` bytes, within `memory` when given.
-    public init(limit: Int, memory: MemoryBudget? = nil) {
+    package init(limit: Int, memory: MemoryBudget? = nil) {
         self.limit = max(0, limit)
         self.memory = memory
     }
 
     /// The bytes kept now, over all journals.
-    public var usedBytes: Int { used.withLock { $0 } }
+    package var usedBytes: Int { used.withLock { $0 } }
 
     /// Lets a journal that holds `current` bytes of the budget settle on a new amount: `settle` gets how many
     /// bytes the journal may hold (its share so far plus what is free) and returns what it holds after

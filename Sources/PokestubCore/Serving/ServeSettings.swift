@@ -4,18 +4,18 @@ import PokestubLocking
 ///
 /// Set through `POST /__admin/settings` and read on every served stub; one uncontended lock. Sessions do not
 /// change them and are not slowed by them: a CI job's session serves its stubs without the daemon's delay.
-public final class ServeSettings: Sendable {
+package final class ServeSettings: Sendable {
     private let delay = Locked(0)
 
     /// Creates settings with no delay.
-    public init() {}
+    package init() {}
 
     /// Milliseconds added to every stub answer's own delay (WireMock's `fixedDelay`); 0 for none.
-    public var fixedDelayMilliseconds: Int {
+    package var fixedDelayMilliseconds: Int {
         get { delay.withLock { $0 } }
         set { delay.withLock { $0 = newValue } }
     }
 
     /// The most `fixedDelay` may be, in milliseconds: the same bound as a stub's `fixedDelayMilliseconds`.
-    public static let maxFixedDelayMilliseconds = 600_000
+    package static let maxFixedDelayMilliseconds = 600_000
 }

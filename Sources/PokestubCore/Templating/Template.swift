@@ -1,13 +1,13 @@
 /// A response template, parsed once (Handlebars syntax as WireMock 2.35 reads it; see ``TemplateParser``).
-public struct Template: Sendable {
+package struct Template: Sendable {
     /// The template text as written.
-    public let source: String
+    package let source: String
     let nodes: [TemplateNode]
 
     /// Parses a template.
     ///
     /// - Throws: ``TemplateSyntaxError`` naming the bad mustache and its line.
-    public init(_ source: String) throws(TemplateSyntaxError) {
+    package init(_ source: String) throws(TemplateSyntaxError) {
         self.source = source
         guard source.utf8.contains(UInt8(ascii: "{")) || source.utf8.contains(UInt8(ascii: "\\")) else {
             nodes = [.text(source)]
@@ -18,7 +18,7 @@ public struct Template: Sendable {
     }
 
     /// Whether the template is plain text (no mustache): rendering it gives ``source`` back.
-    public var isLiteral: Bool {
+    package var isLiteral: Bool {
         nodes.allSatisfy {
             if case .text = $0 { return true }
             return false
@@ -39,7 +39,7 @@ public struct Template: Sendable {
     ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
     ///   - limits: The work rendering may do (``TemplateLimits``).
     /// - Throws: ``TemplateFailure`` naming the mustache when a helper fails or the budget is passed.
-    public func render(
+    package func render(
         for request: HTTPRequest, serverBaseURL: String = "http://127.0.0.1", limits: TemplateLimits = TemplateLimits()
     ) throws -> String {
         var budget = TemplateBudget(limits: limits)
@@ -53,8 +53,8 @@ public struct Template: Sendable {
 }
 
 /// A template that failed while rendering, with what went wrong.
-public struct TemplateFailure: Error, Sendable, CustomStringConvertible {
+package struct TemplateFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the mustache.
-    public var message: String
-    public var description: String { message }
+    package var message: String
+    package var description: String { message }
 }
