@@ -8,6 +8,9 @@ package struct StubRegex: Sendable, Hashable {
     /// The pattern as written in the stub.
     package let pattern: String
     private let expression: Expression
+    /// ``literalPrefix`` as scalars: a value that does not start with them cannot match, and is answered
+    /// without running ICU.
+    private let requiredPrefix: [Unicode.Scalar]
 
     /// Compiles a pattern.
     ///
@@ -20,6 +23,7 @@ package struct StubRegex: Sendable, Hashable {
         } catch {
             throw StubDefinitionError("invalid regular expression \(pattern.debugDescription)")
         }
+        requiredPrefix = Array(StubRegex.literalPrefix(of: pattern).unicodeScalars)
     }
 
     /// Whether the pattern matches all of `value`.
@@ -46,6 +50,12 @@ package struct StubRegex: Sendable, Hashable {
         if let requestBudget {
             if requestBudget.isSpent { return (false, true) }
             allowedSteps = min(allowedSteps, max(0, requestBudget.remaining))
+        }
+        // A whole-value match starts with the literal prefix, compared scalar by scalar as ICU compares
+        // literal text (no canonical equivalence). The budget is charged what ICU's shortest run costs.
+        if !requiredPrefix.isEmpty && !value.unicodeScalars.starts(with: requiredPrefix) {
+            requestBudget?.spend(10_000, pattern: pattern, stopped: false)
+            return (false, false)
         }
         let allowedCallbacks = allowedSteps / 10_000
         var callbacks = 0
@@ -79,6 +89,10 @@ package struct StubRegex: Sendable, Hashable {
     /// The longest literal text every match must start with, for indexing (`/api/v2/pokemon/[0-9]+` gives
     /// `/api/v2/pokemon/`). Empty when the pattern starts with a metacharacter or has alternation at the top.
     package var literalPrefix: String {
+        StubRegex.literalPrefix(of: pattern)
+    }
+
+    private static func literalPrefix(of pattern: String) -> String {
         // Metacharacters are ASCII: the pattern is read as Unicode scalars, not Characters.
         let scalars = pattern.unicodeScalars
         guard !scalars.contains("|") else { return "" }
