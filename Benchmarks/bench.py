@@ -694,10 +694,8 @@ def main() -> int:
                 runs.append((label, name, lambda server=server, path=path, script=script:
                              wrk(server, path, seconds, args.connections, script)))
         measured = in_rounds(runs, rounds)
-        for server in (quiet, floor):
-            if server is not None:
-                server.stop()
-                servers.remove(server)
+        quiet.stop()
+        servers.remove(quiet)
         results["routes"] = [{"route": label, "target": TARGETS[key], "pokestub": measured[f"{label}/pokestub"],
                               "nginx": measured[f"{label}/nginx"],
                               "journal_off": measured[f"{label}/journal off"],
@@ -705,6 +703,9 @@ def main() -> int:
         if floor is not None:
             results["start_seconds_floor"] = floor.start_seconds
         if args.only == "routes":
+            if floor is not None:
+                floor.stop()
+                servers.remove(floor)
             report = route_lines(results)
             print("\n" + "\n".join(report))
             return finish(args, results, None)
@@ -727,17 +728,22 @@ def main() -> int:
         quiet_readers = f"list page, {args.connections} readers"
         busy_readers = f"list page, {args.connections} readers + 1 slow upload"
         runs = []
-        for name, server in (("pokestub", pokestub), ("nginx", nginx)):
-            runs.append((many, name, lambda server=server: wrk(server, LIST_PATH, seconds, MANY_CONNECTIONS,
-                                                               get_script)))
+        # The floor beside them at 1,000 connections: how much of the tail is the library's own.
+        for name, server in (("pokestub", pokestub), ("nginx", nginx), ("floor", floor)):
+            if server is not None:
+                runs.append((many, name, lambda server=server: wrk(server, LIST_PATH, seconds, MANY_CONNECTIONS,
+                                                                   get_script)))
         for name, server in (("pokestub", pokestub), ("nginx", nginx)):
             runs.append((quiet_readers, name, lambda server=server: wrk(server, LIST_PATH, seconds,
                                                                         args.connections, get_script)))
             runs.append((busy_readers, name, lambda server=server: with_uploader(server)))
         measured = in_rounds(runs, rounds)
         results["latency"] = [{"run": label, "pokestub": measured[f"{label}/pokestub"],
-                               "nginx": measured[f"{label}/nginx"]}
+                               "nginx": measured[f"{label}/nginx"], "floor": measured.get(f"{label}/floor")}
                               for label in (many, quiet_readers, busy_readers)]
+        if floor is not None:
+            floor.stop()
+            servers.remove(floor)
         results["uploads"] = {"bytes": UPLOAD_BYTES, "piece_bytes": UPLOAD_PIECE_BYTES,
                               "seconds_per_upload": upload_seconds, "by_server": dict(uploads)}
         pokestub.stop()
@@ -830,17 +836,22 @@ def report_lines(results: dict) -> list[str]:
         + (f"; libmicrohttpd floor {results['start_seconds_floor'] * 1000:.1f} ms"
            if results.get("start_seconds_floor") is not None else "") + f"; target {TARGETS['start']}",
         "",
-        "Latency where the mean hides it (list page; ratios pokestub / nginx):",
+        "Latency where the mean hides it (list page; ratios to nginx; at 1,000 connections the libmicrohttpd floor"
+        " beside them):",
         "",
         "| run | server | req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | other CPU % |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
     ]
     for row in results["latency"]:
         mine, theirs = row["pokestub"], row["nginx"]
-        for name, run in (("pokestub", mine), ("nginx", theirs)):
-            figures = [f"{run[key]:.2f}" + (f" ({ratio(mine[key], theirs[key])})" if run is mine else "")
+        members = [("pokestub", mine), ("nginx", theirs)]
+        if row.get("floor") is not None:
+            members.append(("libmicrohttpd floor", row["floor"]))
+        for name, run in members:
+            compared = run is not theirs
+            figures = [f"{run[key]:.2f}" + (f" ({ratio(run[key], theirs[key])})" if compared else "")
                        for key in ("p50", "p99", "p99_9", "max")]
-            rps = f"{run['rps']:,.0f}" + (f" ({ratio(mine['rps'], theirs['rps'])})" if run is mine else "")
+            rps = f"{run['rps']:,.0f}" + (f" ({ratio(run['rps'], theirs['rps'])})" if compared else "")
             errors = error_note(run["errors"]).strip(" ()") or "none"
             lines.append(f"| {row['run'] if run is mine else ''} | {name} | {rps} | {' | '.join(figures)} "
                          f"| {errors} | {percent(run['other_cpu_percent'])} |")

@@ -4,7 +4,8 @@ import PackageDescription
 
 // libFuzzer targets for pokestub, in a package of their own so the main package stays as it is. Build and run
 // them with `Fuzz/run.sh TARGET MINUTES` (see Fuzz/README.md); they need `--sanitize=fuzzer` and, for
-// `@testable import PokestubCore`, `-enable-testing`.
+// `@testable import PokestubCore` (its API is `package`, reachable from another package only through a
+// testable import), `-enable-testing`.
 
 /// SwiftPM names a path dependency after its folder: the repository root, whatever it was cloned as.
 let pokestub = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

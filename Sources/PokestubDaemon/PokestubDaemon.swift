@@ -47,12 +47,12 @@ public final class PokestubDaemon: Sendable {
     /// The configuration it was built from.
     public let configuration: Configuration
     /// The stubs served.
-    public let store: StubStore
+    package let store: StubStore
     /// What answers every request.
-    public let engine: StubEngine
+    package let engine: StubEngine
     /// The libcurl client forwarded requests go through (its ``PokestubUpstream/CurlUpstreamClient/statistics``
     /// count transfers and connections).
-    public let upstreamClient: CurlUpstreamClient
+    package let upstreamClient: CurlUpstreamClient
     private let server: HTTPServer
     private let adminServer: HTTPServer?
     private let loadsStubFolder: Bool
@@ -66,15 +66,25 @@ public final class PokestubDaemon: Sendable {
     ///   - activatedSocket: A listening socket the service manager passed (systemd `LISTEN_FDS`), served
     ///     instead of binding `host:port`.
     ///   - threads: Server threads (default one per core).
-    ///   - adminAccess: Who may use the admin API, when not as the configuration says (token, host checks).
-    ///   - handler: What answers requests in front of the engine (a test's closure routes), or `nil` for the
-    ///     engine itself.
     ///   - logger: Where the daemon logs.
     /// - Throws: ``Failure/cannotListen(_:)`` when an address cannot be bound.
-    public init(
+    public convenience init(
         configuration: Configuration, stubFolder: StubFolder = .configured, activatedSocket: Int32? = nil,
-        threads: Int? = nil, adminAccess: AdminAccess? = nil,
-        handler: (@Sendable (StubEngine) -> any HTTPHandler)? = nil,
+        threads: Int? = nil, logger: Logger = .disabled
+    ) throws(Failure) {
+        try self.init(
+            configuration: configuration, stubFolder: stubFolder, activatedSocket: activatedSocket, threads: threads,
+            adminAccess: nil, handler: nil, logger: logger)
+    }
+
+    /// ``init(configuration:stubFolder:activatedSocket:threads:logger:)`` with the package's own parts:
+    /// `adminAccess` says who may use the admin API when not as the configuration says (token, host checks);
+    /// `handler` answers requests in front of the engine (`withStubServer`'s closure routes), or `nil` for the
+    /// engine itself.
+    package init(
+        configuration: Configuration, stubFolder: StubFolder = .configured, activatedSocket: Int32? = nil,
+        threads: Int? = nil, adminAccess: AdminAccess?,
+        handler: (@Sendable (StubEngine) -> any HTTPHandler)?,
         logger: Logger = .disabled
     ) throws(Failure) {
         self.configuration = configuration
@@ -201,7 +211,7 @@ public final class PokestubDaemon: Sendable {
     ///
     /// - Returns: What was loaded, or the problems.
     @discardableResult
-    public func reload() -> StubStore.ReloadReport {
+    package func reload() -> StubStore.ReloadReport {
         store.reload()
     }
 

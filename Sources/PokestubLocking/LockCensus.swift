@@ -28,33 +28,33 @@
     /// // … the work to count, on that thread …
     /// let taken = LockCensus.acquisitions(onThread: thread, in: before..<LockCensus.acquisitions(onThread: thread))
     /// ```
-    public enum LockCensus {
+    package enum LockCensus {
         /// How many of a thread's latest acquisitions its tally keeps.
-        public static let logCapacity = 256
+        package static let logCapacity = 256
 
         /// One acquisition of a ``Locked``.
-        public struct Acquisition: Sendable, Equatable, CustomStringConvertible {
+        package struct Acquisition: Sendable, Equatable, CustomStringConvertible {
             /// The call site's file, as `#fileID` names it: `PokestubCore/RequestJournal.swift`.
-            public let fileID: String
+            package let fileID: String
             /// The call site's line.
-            public let line: Int
+            package let line: Int
             /// How many other `Locked` the thread held when it took this one: 0 unless the acquisition is
             /// nested.
-            public let held: Int
+            package let held: Int
 
             /// `PokestubCore/RequestJournal.swift:120`, with `(nested in 1)` when ``held`` is not 0.
-            public var description: String {
+            package var description: String {
                 "\(fileID):\(line)" + (held > 0 ? " (nested in \(held))" : "")
             }
         }
 
         /// The number of the calling thread's tally: 1 for the first thread that took a ``Locked`` or asked,
         /// then 2, and so on; a number is never reused.
-        public static var currentThread: Int { Tally.current.number }
+        package static var currentThread: Int { Tally.current.number }
 
         /// How many ``Locked`` the thread numbered `thread` has taken so far; 0 for a thread with no tally
         /// (none numbered so, or one that has ended).
-        public static func acquisitions(onThread thread: Int) -> Int {
+        package static func acquisitions(onThread thread: Int) -> Int {
             guard let tally = Registry.shared.tally(thread) else { return 0 }
             return tally.read { tally in tally.count }
         }
@@ -62,7 +62,7 @@
         /// The thread's acquisitions numbered `range` (counted from 0, as ``acquisitions(onThread:)`` counts),
         /// oldest first; `nil` when its tally no longer holds them all (more than ``logCapacity`` were taken
         /// since the first) or the thread has none.
-        public static func acquisitions(onThread thread: Int, in range: Range<Int>) -> [Acquisition]? {
+        package static func acquisitions(onThread thread: Int, in range: Range<Int>) -> [Acquisition]? {
             guard let tally = Registry.shared.tally(thread) else { return nil }
             return tally.read { tally -> [Acquisition]? in
                 guard range.lowerBound >= 0, range.upperBound <= tally.count,

@@ -27,13 +27,13 @@
 /// hits.withLock { $0["/api/v2/pokemon/1/", default: 0] += 1 }
 /// let total = hits.withLock { hits in hits.values.reduce(0, +) }
 /// ```
-public struct Locked<Value>: @unchecked Sendable {
+package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline let storage: LockStorage<Value>
 
     /// Puts `initialValue` behind a new mutex.
     ///
     /// - Parameter initialValue: The value; from now on reached only through ``withLock(_:fileID:line:)``.
-    public init(_ initialValue: consuming sending Value) {
+    package init(_ initialValue: consuming sending Value) {
         storage = LockStorage.make(holding: initialValue)
     }
 
@@ -46,7 +46,7 @@ public struct Locked<Value>: @unchecked Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, after the lock is released.
     @inlinable
-    public func withLock<Result: ~Copyable, E: Error>(
+    package func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result, fileID: StaticString = #fileID, line: UInt = #line
     ) throws(E) -> sending Result {
         #if DEBUG

@@ -18,13 +18,13 @@ import PokestubLocking
 /// let server = HTTPServer(listener: listener, handler: engine)
 /// try server.start()
 /// ```
-public final class HTTPListener: Sendable {
+package final class HTTPListener: Sendable {
     /// The socket's file descriptor.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// The address it was asked to listen on, as given (`127.0.0.1`, `::`, `localhost`).
-    public let host: String
+    package let host: String
     /// The TCP port it is bound to.
-    public let port: Int
+    package let port: Int
     /// Whether this listener made the socket, and so closes it when the server stops; a socket handed over
     /// by the service manager stays open for the next start.
     let ownsSocket: Bool
@@ -39,7 +39,7 @@ public final class HTTPListener: Sendable {
     ///   - port: The TCP port; 0 lets the system pick a free one.
     /// - Throws: ``HTTPServerError`` when the host is not an IP literal, the port is out of range, or the
     ///   socket cannot be bound (the port is taken or not permitted), with `errno`.
-    public init(host: String, port: Int) throws(HTTPServerError) {
+    package init(host: String, port: Int) throws(HTTPServerError) {
         guard (0...65_535).contains(port) else { throw HTTPServerError("port \(port) is outside 0...65535") }
         var address = try SocketAddress(host: host, port: port)
         let descriptor = socket(address.isIPv6 ? AF_INET6 : AF_INET, SocketType.stream, 0)
@@ -68,7 +68,7 @@ public final class HTTPListener: Sendable {
     ///   - descriptor: The listening socket.
     ///   - host: The configured host, for the base URL.
     /// - Throws: ``HTTPServerError`` when the descriptor is not a bound socket.
-    public init(activatedSocket descriptor: Int32, host: String) throws(HTTPServerError) {
+    package init(activatedSocket descriptor: Int32, host: String) throws(HTTPServerError) {
         guard let port = SocketAddress.boundPort(of: descriptor) else {
             throw HTTPServerError("file descriptor \(descriptor) is not a bound socket", errno: errno)
         }
@@ -80,7 +80,7 @@ public final class HTTPListener: Sendable {
 
     /// The base URL clients reach it at, e.g. `http://127.0.0.1:8080`: IPv6 addresses in brackets, the
     /// wildcard addresses shown as `127.0.0.1`.
-    public var baseURL: String { HTTPServer.baseURL(host: host, port: port) }
+    package var baseURL: String { HTTPServer.baseURL(host: host, port: port) }
 
     /// Closes the socket if this listener made it and still holds it; once, however often it is called.
     func closeIfOwned() {

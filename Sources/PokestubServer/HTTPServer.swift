@@ -22,11 +22,11 @@ import PokestubLocking
 /// try server.start()
 /// server.stop()
 /// ```
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// Where the server listens.
-    public let listener: HTTPListener
+    package let listener: HTTPListener
     /// Threads and limits.
-    public let configuration: HTTPServerConfiguration
+    package let configuration: HTTPServerConfiguration
     private let core: ServerCore
     private let state = Locked(State.idle)
 
@@ -43,7 +43,7 @@ public final class HTTPServer: Sendable {
     ///   - configuration: Threads and limits.
     ///   - handler: What answers every request.
     ///   - logger: Where connection problems are logged.
-    public init(
+    package init(
         listener: HTTPListener, configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         handler: any HTTPHandler, logger: Logger = .disabled
     ) {
@@ -62,7 +62,7 @@ public final class HTTPServer: Sendable {
     ///
     /// - Throws: ``HTTPServerError`` when libmicrohttpd cannot start on the socket, or the server was started
     ///   before.
-    public func start() throws(HTTPServerError) {
+    package func start() throws(HTTPServerError) {
         try state.withLock { (state: inout State) throws(HTTPServerError) in
             guard case .idle = state else { throw HTTPServerError("the server was already started") }
             state = .running(try startDaemon())
@@ -71,19 +71,19 @@ public final class HTTPServer: Sendable {
     }
 
     /// The port the server listens on (the real one after binding port 0).
-    public var port: Int { listener.port }
+    package var port: Int { listener.port }
 
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
-    public var baseURL: String { listener.baseURL }
+    package var baseURL: String { listener.baseURL }
 
     /// The port an already listening socket is bound to (as handed over by systemd), or `nil`.
-    public static func port(ofListeningSocket socket: Int32) -> Int? {
+    package static func port(ofListeningSocket socket: Int32) -> Int? {
         SocketAddress.boundPort(of: socket)
     }
 
     /// The base URL a server on `host` and `port` has: IPv6 addresses in brackets, the wildcard addresses
     /// shown as `127.0.0.1`.
-    public static func baseURL(host: String, port: Int) -> String {
+    package static func baseURL(host: String, port: Int) -> String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         let shown = ["0.0.0.0", "[::]"].contains(bracketed) ? "127.0.0.1" : bracketed
         return "http://\(shown):\(port)"
@@ -98,7 +98,7 @@ public final class HTTPServer: Sendable {
     ///
     /// - Parameter gracePeriod: How long requests in flight may take; those still waiting after it (a long
     ///   fixed delay, a slow upstream) are answered with 503.
-    public func stop(gracePeriod: Duration = .seconds(10)) {
+    package func stop(gracePeriod: Duration = .seconds(10)) {
         let daemon: DaemonHandle? = state.withLock { state in
             defer { state = .stopped }
             if case .running(let daemon) = state { return daemon }
@@ -127,18 +127,18 @@ public final class HTTPServer: Sendable {
 
     /// Connections closed so far because a request's head or body came too slowly
     /// (``HTTPServerConfiguration/headerTimeout``, ``HTTPServerConfiguration/bodyTimeout``).
-    public var slowConnectionsClosed: Int { core.deadlines.connectionsClosed }
+    package var slowConnectionsClosed: Int { core.deadlines.connectionsClosed }
 
     /// Connections open now, including those past the connection limit that are being answered 503.
-    public var openConnections: Int { core.deadlines.openConnections }
+    package var openConnections: Int { core.deadlines.openConnections }
 
     /// Requests whose head has reached the handler and whose answer is not sent yet, including those waiting
     /// for a stub's delay, the upstream or a slow-request thread.
-    public var requestsInFlight: Int { core.requestsInFlight }
+    package var requestsInFlight: Int { core.requestsInFlight }
 
     /// ``stop(gracePeriod:)`` for async code: the waiting happens on a thread of its own, so neither the few
     /// threads that run Swift tasks nor Dispatch's workers (about one per core on Linux) are held meanwhile.
-    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+    package func shutdown(gracePeriod: Duration = .seconds(10)) async {
         await awaitOnOwnThread { self.stop(gracePeriod: gracePeriod) }
     }
 
@@ -166,7 +166,7 @@ public final class HTTPServer: Sendable {
     /// The most connections libmicrohttpd accepts (`MHD_OPTION_CONNECTION_LIMIT`): the connection limit and
     /// an overflow reserve of a sixteenth of it (at least 8), whose connections are answered 503 at once
     /// (see ``ConnectionDeadlines``). Past both, new connections wait in the listen backlog.
-    public static func acceptedConnections(_ configuration: HTTPServerConfiguration) -> Int {
+    package static func acceptedConnections(_ configuration: HTTPServerConfiguration) -> Int {
         let limit = max(1, configuration.connectionLimit)
         return limit + max(8, limit / 16)
     }

@@ -24,7 +24,7 @@ public struct StubServer: Sendable {
     public let environment: [String: String]
     /// The engine behind the socket: its `store` and `journal` can be read and
     /// changed directly.
-    public let engine: StubEngine
+    package let engine: StubEngine
     let router: RoutingHandler
 
     init(baseURL: URL, port: Int, engine: StubEngine, router: RoutingHandler) {

@@ -81,7 +81,7 @@ public func withStubServer<Result>(
 /// server when `body` returns or throws.
 ///
 /// The same as `withStubServer` for code that is not async (the admin client, being async, is of little use
-/// here; the base URL and the ``StubServer/engine`` are). It has a name of its own rather than being an
+/// here; the base URL and ``StubServer/environment`` are). It has a name of its own rather than being an
 /// overload: a closure whose only `await`s sit inside `#expect(...)` would otherwise pick the synchronous
 /// overload and fail to compile.
 ///
@@ -125,6 +125,7 @@ enum StubServerLauncher {
         do {
             daemon = try PokestubDaemon(
                 configuration: configuration, stubFolder: stubsDirectory == nil ? .none : .configured, threads: 2,
+                adminAccess: nil,
                 handler: { engine in
                     let handler = RoutingHandler(engine: engine, routes: routes)
                     router.withLock { $0 = handler }

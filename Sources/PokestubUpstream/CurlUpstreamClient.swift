@@ -36,11 +36,11 @@ import PokestubLocking
 /// defer { client.shutdown() }
 /// client.send(UpstreamRequest(method: "GET", url: "https://pokeapi.co/api/v2/pokemon/1/")) { print($0) }
 /// ```
-public final class CurlUpstreamClient: UpstreamClient {
+package final class CurlUpstreamClient: UpstreamClient {
     /// Timeouts, pool size and limits.
-    public let configuration: CurlUpstreamConfiguration
+    package let configuration: CurlUpstreamConfiguration
     /// The daemon's memory budget, which answers' bodies count against while they arrive, or `nil`.
-    public let memory: MemoryBudget?
+    package let memory: MemoryBudget?
     private let logger: Logger
     private let queue: CurlJobQueue
     private let state = Locked(Lifecycle.idle)
@@ -60,7 +60,7 @@ public final class CurlUpstreamClient: UpstreamClient {
     ///   - memory: The daemon's memory budget (``MemoryBudget``, config `limits.maxMemoryBytes`): each answer's
     ///     body counts against it while it arrives, and one it cannot hold fails with 502; `nil` for none.
     ///   - logger: Where transfer failures are logged at debug level.
-    public init(
+    package init(
         configuration: CurlUpstreamConfiguration = CurlUpstreamConfiguration(), memory: MemoryBudget? = nil,
         logger: Logger = .disabled
     ) {
@@ -82,17 +82,17 @@ public final class CurlUpstreamClient: UpstreamClient {
     }()
 
     /// The content encodings this libcurl decodes, of gzip, deflate, br and zstd.
-    public static var supportedEncodings: [String] {
+    package static var supportedEncodings: [String] {
         ["gzip", "deflate", "br", "zstd"].filter { pokestub_curl_supports_encoding($0) != 0 }
     }
 
     /// Transfers performed, and connections libcurl had to open for them (`CURLINFO_NUM_CONNECTS`): fewer
     /// connections than transfers means connections were reused.
-    public var statistics: (transfers: Int, connectionsOpened: Int) {
+    package var statistics: (transfers: Int, connectionsOpened: Int) {
         counts.withLock { $0 }
     }
 
-    public func send(
+    package func send(
         _ request: UpstreamRequest,
         completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
     ) {
@@ -146,7 +146,7 @@ public final class CurlUpstreamClient: UpstreamClient {
     /// Stops the workers after the transfers in progress; queued requests fail with 502 material.
     ///
     /// - Parameter timeout: How long to wait for transfers in progress (they end by their own timeouts).
-    public func shutdown(timeout: Duration = .seconds(5)) {
+    package func shutdown(timeout: Duration = .seconds(5)) {
         let wasRunning: Bool = state.withLock { state in
             defer { state = .stopped }
             if case .running = state { return true }

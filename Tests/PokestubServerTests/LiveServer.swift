@@ -38,7 +38,7 @@ final class LiveServer: Sendable {
         configuration.strict = strict
         server = try PokestubDaemon(
             configuration: configuration, stubFolder: stubRoot == nil ? .none : .configured, threads: threads,
-            adminAccess: adminAccess)
+            adminAccess: adminAccess, handler: nil)
         engine = server.engine
         try server.start()
     }

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import PokestubCore
+@testable import PokestubCore
 
 // Fuzz target: the admin API on hostile requests, over an in-memory stub store and journal.
 //

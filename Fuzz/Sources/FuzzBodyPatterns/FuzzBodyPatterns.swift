@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import PokestubCore
+@testable import PokestubCore
 
 // Fuzz target: the XML and JSON body patterns (`equalToXml`, `matchesXPath`, `equalToJson`,
 // `matchesJsonPath`, and any other value pattern around or beside them) on hostile bodies.

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import PokestubCore
+@testable import PokestubCore
 
 // Fuzz target: request parsing and matching.
 //

@@ -1,5 +1,5 @@
 import Foundation
-import PokestubCore
+@testable import PokestubCore
 
 /// A request written as fuzz input, close to HTTP/1.1 on the wire so seeds are easy to write and mutations
 /// stay meaningful:

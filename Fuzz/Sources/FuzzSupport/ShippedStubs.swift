@@ -1,5 +1,5 @@
 import Foundation
-import PokestubCore
+@testable import PokestubCore
 
 /// The stubs this repository ships (`stubs/`), loaded once per fuzzing process.
 public enum ShippedStubs {

@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
-import PokestubCore
-import PokestubDaemon
+@testable import PokestubCore
+@testable import PokestubDaemon
 
 // Fuzz target: response templates, the stub's template and the request it renders for together.
 //

@@ -26,8 +26,8 @@
     import Foundation
     import FuzzSupport
     import Glibc
-    import PokestubCore
-    import PokestubDaemon
+    @testable import PokestubCore
+    @testable import PokestubDaemon
 
     /// Seconds one exchange may take.
     let deadlineSeconds = 2.0

@@ -30,9 +30,9 @@ import Foundation
 /// methods answers 405, any other path 404.
 ///
 /// Admin requests are not journaled. Every refusal is a 4xx with a JSON reason (``AdminError``).
-public struct AdminAPI: Sendable {
+package struct AdminAPI: Sendable {
     /// The path prefix of admin requests.
-    public static let prefix = "/__admin"
+    package static let prefix = "/__admin"
 
     let store: StubStore
     let journal: RequestJournal
@@ -74,7 +74,7 @@ public struct AdminAPI: Sendable {
     ///   - slowRequests: The daemon's threads for slow requests, reported by health, or `nil`.
     ///   - contract: The daemon's checks of upstream answers against schemas, behind `GET /__admin/contract`;
     ///     `nil` answers 404 there.
-    public init(
+    package init(
         store: StubStore, journal: RequestJournal, info: ServerInfo, recordings: Recordings? = nil,
         sessions: SessionRegistry? = nil, maxStubs: Int? = nil, basePath: String = "", bodyFilesRoot: String? = nil,
         settings: ServeSettings? = nil, shutdown: ShutdownTrigger? = nil, memory: MemoryBudget? = nil,
@@ -107,7 +107,7 @@ public struct AdminAPI: Sendable {
     ///
     /// `/__admin/sessions/{id}/...` goes to that session's admin API as `/__admin/...` (404 for an unknown
     /// session); everything else goes through the route table.
-    public func reply(_ request: HTTPRequest) -> HTTPReply {
+    package func reply(_ request: HTTPRequest) -> HTTPReply {
         let segments = request.path.dropFirst(AdminAPI.prefix.count).split(separator: "/")
         if segments.count >= 3, segments[0] == "sessions", let sessions {
             guard let session = sessions.session(id: String(segments[1])) else {
@@ -149,7 +149,7 @@ public struct AdminAPI: Sendable {
     }
 
     /// Whether a request is for the admin API.
-    public static func isAdmin(_ request: HTTPRequest) -> Bool {
+    package static func isAdmin(_ request: HTTPRequest) -> Bool {
         request.path == prefix || request.path.hasPrefix(prefix + "/")
     }
 
@@ -157,7 +157,7 @@ public struct AdminAPI: Sendable {
     ///
     /// Routes that answer later (`POST /__admin/requests/wait`) answer only through ``reply(_:)``; here they
     /// answer 405, and session routes (`/__admin/sessions/{id}/...`) 404.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let segments = request.path.dropFirst(AdminAPI.prefix.count).split(separator: "/")
         do throws(AdminError) {
             let (route, adminRequest) = try AdminAPI.route(request, segments)

@@ -13,19 +13,19 @@ import Foundation
 /// name as `Host`). With a token, `Host` is not checked: CI hosts reach a shared daemon by machine name. Nor is
 /// it when the admin API was deliberately opened to other machines without a token
 /// (``acceptsAnyHost``, from `adminAllowUnauthenticated` off loopback): they reach it by name too.
-public struct AdminAccess: Sendable {
+package struct AdminAccess: Sendable {
     /// The bearer token, or `nil` for an open admin API (fine on loopback).
-    public var token: String?
+    package var token: String?
     /// Whether the main server answers `/__admin/…`; `false` when the admin API has a port of its own.
-    public var onMainServer: Bool
+    package var onMainServer: Bool
     /// The configured listening host (config `host`), which `Origin` and `Host` may name besides loopback;
     /// `nil` for loopback only.
-    public var host: String?
+    package var host: String?
     /// Whether any `Host` is accepted without a token: the admin API was opened to other machines on purpose.
-    public var acceptsAnyHost: Bool
+    package var acceptsAnyHost: Bool
 
     /// Creates a policy; the default is open, served on the main server, and reachable by loopback names only.
-    public init(token: String? = nil, onMainServer: Bool = true, host: String? = nil, acceptsAnyHost: Bool = false) {
+    package init(token: String? = nil, onMainServer: Bool = true, host: String? = nil, acceptsAnyHost: Bool = false) {
         self.token = token
         self.onMainServer = onMainServer
         self.host = host
@@ -33,7 +33,7 @@ public struct AdminAccess: Sendable {
     }
 
     /// The refusal for a request that may not use the admin API, or `nil` when it may.
-    public func refusal(for request: HTTPRequest) -> AdminError? {
+    package func refusal(for request: HTTPRequest) -> AdminError? {
         if let refusal = crossSiteRefusal(for: request) { return refusal }
         guard let token else { return nil }
         if request.method == "GET" && request.path == AdminAPI.prefix + "/health" { return nil }

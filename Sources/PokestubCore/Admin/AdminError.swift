@@ -1,17 +1,17 @@
 /// A refused admin request: a 4xx status (507 for a write the memory budget cannot hold) and a JSON reason, `{"errors": [{"title": "...", "detail": "..."}]}`
 /// (WireMock's error shape), with any further members an operation reports beside `errors` (a timed-out wait's
 /// `count`, `requests` and `nearMisses`).
-public struct AdminError: Error, Sendable {
+package struct AdminError: Error, Sendable {
     /// The status, 400 to 499.
-    public var status: Int
+    package var status: Int
     /// A short summary, e.g. `Invalid stub mapping`.
-    public var title: String
+    package var title: String
     /// The specifics, e.g. `request.urlPath: must be a string, not number`.
-    public var detail: String?
+    package var detail: String?
     /// Members of the JSON body beside `errors`, e.g. `["count": 1]`; `errors` itself cannot be replaced.
-    public var extraMembers: [String: JSONValue]
+    package var extraMembers: [String: JSONValue]
     /// Seconds after which asking again may succeed, sent as `Retry-After` (RFC 9110 §10.2.3), or `nil`.
-    public var retryAfterSeconds: Int?
+    package var retryAfterSeconds: Int?
 
     /// Creates an error.
     ///
@@ -20,7 +20,7 @@ public struct AdminError: Error, Sendable {
     ///   - title: A short summary.
     ///   - detail: The specifics, or `nil`.
     ///   - extraMembers: Members of the body beside `errors`; none by default.
-    public init(status: Int, title: String, detail: String? = nil, extraMembers: [String: JSONValue] = [:]) {
+    package init(status: Int, title: String, detail: String? = nil, extraMembers: [String: JSONValue] = [:]) {
         self.status = status
         self.title = title
         self.detail = detail
@@ -28,7 +28,7 @@ public struct AdminError: Error, Sendable {
     }
 
     /// The response carrying the error; a 401 also names the scheme in `WWW-Authenticate`.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         var error: [String: JSONValue] = ["title": .string(title)]
         if let detail { error["detail"] = .string(detail) }
         var body = extraMembers

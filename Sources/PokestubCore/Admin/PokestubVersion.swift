@@ -1,5 +1,5 @@
 /// The version of pokestub.
-public enum PokestubVersion {
+package enum PokestubVersion {
     /// Semantic version of this build.
-    public static let current = "0.2.0"
+    package static let current = "0.2.0"
 }

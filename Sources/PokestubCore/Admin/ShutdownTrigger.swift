@@ -4,21 +4,21 @@ import PokestubLocking
 /// that stops it gracefully; without one (an engine embedded in a test) the route answers 409.
 ///
 /// Whether shutdown is allowed at all is fixed when the daemon is built (config `adminAllowShutdown`).
-public final class ShutdownTrigger: Sendable {
+package final class ShutdownTrigger: Sendable {
     /// Whether `POST /__admin/shutdown` may stop the daemon.
-    public let isAllowed: Bool
+    package let isAllowed: Bool
     private let handler = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Creates a trigger with no handler.
     ///
     /// - Parameter isAllowed: Whether the admin API may stop the daemon (`adminAllowShutdown`).
-    public init(isAllowed: Bool = true) {
+    package init(isAllowed: Bool = true) {
         self.isAllowed = isAllowed
     }
 
     /// Installs what stops the daemon; it is called at most once per shutdown request, on a server thread,
     /// after the 200 has been handed to the server, and must return quickly (signal another thread).
-    public func setHandler(_ stop: @escaping @Sendable () -> Void) {
+    package func setHandler(_ stop: @escaping @Sendable () -> Void) {
         handler.withLock { $0 = stop }
     }
 

@@ -19,13 +19,13 @@ import PokestubLocking
 ///
 /// The summary keeps at most ``maxPathsPerEndpoint`` paths per endpoint (others are counted as
 /// `otherViolations`), so an upstream that changed its shape cannot make it grow without bound.
-public final class ContractMonitor: Sendable {
+package final class ContractMonitor: Sendable {
     /// The schemas answers are checked against.
-    public let schemas: SchemaSet
+    package let schemas: SchemaSet
     /// How many distinct violation paths an endpoint's summary keeps.
-    public static let maxPathsPerEndpoint = 100
+    package static let maxPathsPerEndpoint = 100
     /// How many violations of one answer its serve event lists.
-    public static let maxViolationsPerAnswer = 20
+    package static let maxViolationsPerAnswer = 20
     private let logger: Logger
     private let state = Locked(State())
 
@@ -82,19 +82,19 @@ public final class ContractMonitor: Sendable {
     /// - Parameters:
     ///   - schemas: The schemas to check against (``SchemaSet/pokeAPI`` in the daemon).
     ///   - logger: Where the first violation of each endpoint and kind is logged.
-    public init(schemas: SchemaSet, logger: Logger) {
+    package init(schemas: SchemaSet, logger: Logger) {
         self.schemas = schemas
         self.logger = logger
     }
 
     /// One answer's check: the endpoint whose schema it was checked against and where it does not fit.
-    public struct Finding: Sendable, Hashable {
+    package struct Finding: Sendable, Hashable {
         /// The endpoint, `pokemon/$id`.
-        public var endpoint: String
+        package var endpoint: String
         /// The violations (at most ``ContractMonitor/maxViolationsPerAnswer``); empty when the answer fits.
-        public var violations: [SchemaViolation]
+        package var violations: [SchemaViolation]
         /// How many more there were.
-        public var omitted: Int
+        package var omitted: Int
     }
 
     /// Checks an upstream answer, notes it in the summary and logs what is new.
@@ -106,7 +106,7 @@ public final class ContractMonitor: Sendable {
     ///   - now: When it was seen.
     /// - Returns: The finding, or `nil` when the answer is not checked (not a `GET`, not 2xx, or a path no
     ///   schema describes).
-    public func check(_ body: Data, status: Int, for request: HTTPRequest, now: Date = Date()) -> Finding? {
+    package func check(_ body: Data, status: Int, for request: HTTPRequest, now: Date = Date()) -> Finding? {
         check(body, digest: nil, status: status, for: request, now: now)
     }
 
@@ -225,7 +225,7 @@ public final class ContractMonitor: Sendable {
     /// ```
     ///
     /// Endpoints by name; violations by count, most first, then by path.
-    public var json: JSONValue {
+    package var json: JSONValue {
         let endpoints = state.withLock { $0.endpoints }
         let rows = endpoints.keys.sorted().compactMap { name -> JSONValue? in
             guard let summary = endpoints[name] else { return nil }

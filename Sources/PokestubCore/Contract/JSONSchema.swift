@@ -13,27 +13,27 @@ import Foundation
 /// A schema using any other validation keyword (`enum`, `minimum`, `additionalProperties`, …) is refused when
 /// read, so that nothing it asks for passes unchecked; annotations (`$schema`, `$id`, `title`, `description`,
 /// `$comment`, `default`, `examples`) are accepted and ignored.
-public final class JSONSchema: Sendable {
+package final class JSONSchema: Sendable {
     /// The types a value may have, or `nil` for any.
-    public let types: [JSONSchemaType]?
+    package let types: [JSONSchemaType]?
     /// Schemas of object members, by member name; members not named here may have any value.
-    public let properties: [String: JSONSchema]
+    package let properties: [String: JSONSchema]
     /// Members an object must have.
-    public let required: [String]
+    package let required: [String]
     /// The schema every element of an array must fit.
-    public let items: JSONSchema?
+    package let items: JSONSchema?
     /// Schemas of which a value must fit at least one; empty when the keyword is absent.
-    public let anyOf: [JSONSchema]
+    package let anyOf: [JSONSchema]
     /// The `$ref` as written, when there is one.
-    public let reference: String?
+    package let reference: String?
     /// The schema file this schema is part of, relative to its schema folder (`pokemon/$id/index.json`):
     /// where a relative `$ref` is resolved from.
-    public let document: String
+    package let document: String
 
     /// The keywords this subset checks.
-    public static let validationKeywords: Set<String> = ["type", "properties", "required", "items", "anyOf", "$ref"]
+    package static let validationKeywords: Set<String> = ["type", "properties", "required", "items", "anyOf", "$ref"]
     /// Keywords that say nothing about valid values, accepted and ignored.
-    public static let annotationKeywords: Set<String> = [
+    package static let annotationKeywords: Set<String> = [
         "$schema", "$id", "title", "description", "$comment", "default", "examples",
     ]
 
@@ -44,7 +44,7 @@ public final class JSONSchema: Sendable {
     ///   - document: The schema file it is read from, relative to the schema folder.
     ///   - location: Where `json` is inside the file, as keywords from its root (for errors).
     /// - Throws: ``JSONSchemaError`` for a keyword outside the subset or a keyword of the wrong shape.
-    public init(json: JSONValue, document: String, location: [String] = []) throws(JSONSchemaError) {
+    package init(json: JSONValue, document: String, location: [String] = []) throws(JSONSchemaError) {
         guard case .object(let members) = json else {
             throw JSONSchemaError(document: document, location: location, message: "a schema must be an object")
         }

@@ -6,11 +6,11 @@
 /// /api/v2/pokemon/{id or name}/encounters`, and the top `index.json` `GET /api/v2/`. A folder named `$name`
 /// or `{name}` stands for any one non-empty path segment; a trailing `/` on the request path does not matter
 /// (pokeapi.co answers both forms).
-public struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
+package struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's name in reports: its folder, `pokemon/$id`; `(root)` for the top `index.json`.
-    public let name: String
+    package let name: String
     /// The schema file, relative to the schema folder: `pokemon/$id/index.json`.
-    public let document: String
+    package let document: String
     private let segments: [Segment]
 
     private enum Segment: Sendable, Hashable {
@@ -35,7 +35,7 @@ public struct SchemaEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `pokemon/$id`.
-    public var description: String { name }
+    package var description: String { name }
 
     /// How many segments are literal: among endpoints that fit a path, the one with most wins.
     var literalCount: Int {

@@ -20,7 +20,7 @@ extension SchemaSet {
     ///
     /// Paths outside the prefix get no line. Edit distances share a budget (``Levenshtein/withBudget(cells:_:)``),
     /// so a long hostile path costs a bounded time.
-    public func hints(for request: HTTPRequest) -> [String] {
+    package func hints(for request: HTTPRequest) -> [String] {
         let path = request.normalizedPath
         guard isAPIPath(path) else { return [] }
         guard let endpoint = endpoint(forPath: path) else {

@@ -12,20 +12,20 @@ import Foundation
 /// the referring file's folder (`../named_api_resource.json`), or by an absolute path or URL whose longest
 /// trailing part names a file of the folder (PokeAPI writes `/schema/v2/named_api_resource.json` for the folder's
 /// `named_api_resource.json`). Every `$ref` must resolve when the set is made.
-public struct SchemaSet: Sendable {
+package struct SchemaSet: Sendable {
     /// What the set is called in reports: `PokeAPI v2`, or the folder it was read from.
-    public let name: String
+    package let name: String
     /// The path every endpoint lies under, with its trailing `/`: `/api/v2/`.
-    public let apiPrefix: String
+    package let apiPrefix: String
     /// The schemas by file path relative to the schema folder (`pokemon/$id/index.json`).
-    public let documents: [String: JSONSchema]
+    package let documents: [String: JSONSchema]
     /// The endpoints, in file path order.
-    public let endpoints: [SchemaEndpoint]
+    package let endpoints: [SchemaEndpoint]
     /// The file each `$ref` resolves to, by the referring file and the reference (``referenceKey(_:in:)``).
     private let targets: [String: String]
 
     /// PokeAPI v2's schemas, as pokestub ships them (``PokeAPISchemas``), under `/api/v2/`.
-    public static let pokeAPI: SchemaSet = {
+    package static let pokeAPI: SchemaSet = {
         do {
             return try SchemaSet(
                 files: PokeAPISchemas.files.map { ($0.path, Data($0.json.utf8)) }, name: "PokeAPI v2",
@@ -43,7 +43,7 @@ public struct SchemaSet: Sendable {
     ///   - apiPrefix: The path the endpoints lie under, such as `/api/v2/` (a missing trailing `/` is added).
     /// - Throws: ``JSONSchemaError`` for a file that is not JSON, a schema outside the subset, or a `$ref` that
     ///   names no file of the set.
-    public init(files: [(path: String, data: Data)], name: String, apiPrefix: String) throws(JSONSchemaError) {
+    package init(files: [(path: String, data: Data)], name: String, apiPrefix: String) throws(JSONSchemaError) {
         var documents: [String: JSONSchema] = [:]
         for (path, data) in files {
             let json: JSONValue
@@ -76,7 +76,7 @@ public struct SchemaSet: Sendable {
     ///   - folder: The schema folder, laid out as PokeAPI's `schema/v2`.
     ///   - apiPrefix: The path the endpoints lie under.
     /// - Throws: ``JSONSchemaError`` as ``init(files:name:apiPrefix:)``, or when the folder cannot be read.
-    public static func load(folder: String, apiPrefix: String) throws(JSONSchemaError) -> SchemaSet {
+    package static func load(folder: String, apiPrefix: String) throws(JSONSchemaError) -> SchemaSet {
         let base = URL(fileURLWithPath: folder)
         guard
             let enumerator = FileManager.default.enumerator(
@@ -102,13 +102,13 @@ public struct SchemaSet: Sendable {
     }
 
     /// Whether a path lies under the API prefix (`/api/v2/…`, or `/api/v2` itself).
-    public func isAPIPath(_ path: String) -> Bool {
+    package func isAPIPath(_ path: String) -> Bool {
         path.hasPrefix(apiPrefix) || path == String(apiPrefix.dropLast())
     }
 
     /// The endpoint of a request path (in normal form, without the query), or `nil` when no schema describes
     /// it. Where several fit, the one with more literal segments wins.
-    public func endpoint(forPath path: String) -> SchemaEndpoint? {
+    package func endpoint(forPath path: String) -> SchemaEndpoint? {
         guard isAPIPath(path) else { return nil }
         var rest = path.dropFirst(min(path.count, apiPrefix.count))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
@@ -141,7 +141,7 @@ public struct SchemaSet: Sendable {
     ///   - endpoint: One of ``endpoints``.
     ///   - limit: How many violations to keep; the rest are counted.
     /// - Returns: The violations (empty when the value fits) and how many more there were.
-    public func violations(
+    package func violations(
         of value: JSONValue, against endpoint: SchemaEndpoint, limit: Int = 50
     ) -> (violations: [SchemaViolation], omitted: Int) {
         guard let schema = documents[endpoint.document] else { return ([], 0) }

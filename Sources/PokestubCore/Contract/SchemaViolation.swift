@@ -1,9 +1,9 @@
 import Foundation
 
 /// A place where a JSON value does not fit its schema: `$.stats[0].base_stat: expected integer, got string`.
-public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
+package struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// What kind of misfit it is; the admin API and the log group violations by it.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The value has a type the schema does not allow (`expected integer, got string`).
         case type
         /// An object lacks a member its schema requires (`required member missing`); the path names the member.
@@ -12,17 +12,17 @@ public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
 
     /// Where, as a JSONPath in dot notation (RFC 9535 §2.5.1.1's shorthand where a name allows it, otherwise
     /// `['name']`): `$.stats[0].base_stat`, `$['pokemon-species']`, `$` for the whole value.
-    public var path: String
+    package var path: String
     /// The same place as member names and decimal array positions from the root (`["stats", "0",
     /// "base_stat"]`): what ``TextPosition/line(ofKeyPath:in:)`` takes to find the line in the text.
-    public var keyPath: [String]
+    package var keyPath: [String]
     /// The kind of misfit.
-    public var kind: Kind
+    package var kind: Kind
     /// What was expected and found: `expected integer, got string`.
-    public var message: String
+    package var message: String
 
     /// Creates a violation.
-    public init(path: String, keyPath: [String], kind: Kind, message: String) {
+    package init(path: String, keyPath: [String], kind: Kind, message: String) {
         self.path = path
         self.keyPath = keyPath
         self.kind = kind
@@ -30,7 +30,7 @@ public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `$.stats[0].base_stat: expected integer, got string`.
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 
     /// One step of a path into a JSON value.
     enum Step: Sendable, Hashable {

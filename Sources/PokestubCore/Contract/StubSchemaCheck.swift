@@ -18,32 +18,32 @@ import Foundation
 /// A stub whose path is under the prefix but that no schema describes, or whose pattern matches the paths of
 /// several endpoints, is reported as such. A templated body is rendered for a sample request (the pattern's
 /// path, or the sample path it matched) and the result checked; a template that does not render is reported.
-public struct StubSchemaCheck: Sendable {
+package struct StubSchemaCheck: Sendable {
     /// The schemas to check against.
-    public let schemas: SchemaSet
+    package let schemas: SchemaSet
     /// The stub root as the user gave it; problems name files under it.
-    public let root: String
+    package let root: String
     /// How many violations of one body are listed before the rest are counted.
-    public var violationsPerBody = 20
+    package var violationsPerBody = 20
 
     /// Creates a check.
-    public init(schemas: SchemaSet, root: String) {
+    package init(schemas: SchemaSet, root: String) {
         self.schemas = schemas
         self.root = root
     }
 
     /// What a check found.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// Every misfit and every stub that could not be checked, in stub order.
-        public var problems: [StubLoadProblem] = []
+        package var problems: [StubLoadProblem] = []
         /// How many stubs were checked against a schema.
-        public var checkedStubs = 0
+        package var checkedStubs = 0
         /// How many distinct bodies (inline, body files, rendered templates) were checked.
-        public var checkedBodies = 0
+        package var checkedBodies = 0
     }
 
     /// Checks the stubs of a load (``StubLoader/Result/stubs``).
-    public func check(_ stubs: [StubMapping]) -> Report {
+    package func check(_ stubs: [StubMapping]) -> Report {
         var report = Report()
         var checkedFiles = Set<String>()
         for stub in stubs {

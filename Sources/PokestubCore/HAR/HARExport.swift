@@ -19,24 +19,24 @@ import Foundation
 /// `Cookie`, `Set-Cookie` and the other configured header fields, and of query parameters named like
 /// `token` or `secret`, in `headers`, `queryString` and the `url` alike. A response body the journal dropped
 /// for its budget (``RequestJournal/maxResponseBodyBytes``) has `size` but no `text`, and a `comment` saying so.
-public struct HARExport: Sendable {
+package struct HARExport: Sendable {
     /// The redaction rules.
-    public var options: RecordingOptions
+    package var options: RecordingOptions
     /// The base URL the journal's requests were sent to (a session's includes its `/__sessions/{id}`).
-    public var baseURL: String
+    package var baseURL: String
 
     /// Creates an export.
     ///
     /// - Parameters:
     ///   - options: What to redact.
     ///   - baseURL: The base URL for the entries' absolute `url`.
-    public init(options: RecordingOptions, baseURL: String) {
+    package init(options: RecordingOptions, baseURL: String) {
         self.options = options
         self.baseURL = baseURL
     }
 
     /// The HAR log of `events`, given oldest first.
-    public func log(_ events: [ServeEvent]) -> JSONValue {
+    package func log(_ events: [ServeEvent]) -> JSONValue {
         .object([
             "log": .object([
                 "version": "1.2",
@@ -48,7 +48,7 @@ public struct HARExport: Sendable {
     }
 
     /// One serve event as a HAR entry.
-    public func entry(_ event: ServeEvent) -> JSONValue {
+    package func entry(_ event: ServeEvent) -> JSONValue {
         let milliseconds = (event.durationMilliseconds * 1000).rounded() / 1000
         var stub: JSONValue = .null
         if let reference = event.stub {

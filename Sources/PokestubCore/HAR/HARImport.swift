@@ -18,29 +18,29 @@ import Foundation
 /// Stubs match paths, not hosts, so a capture that spans several hosts (a browser's, say) could have two hosts'
 /// `GET /` write one stub. ``host`` keeps one host's entries; without it, entries of different hosts that would
 /// write the same stub stop the import before anything is written, naming both entries and their hosts.
-public struct HARImport: Sendable {
+package struct HARImport: Sendable {
     /// One mapping the import writes, or would write.
-    public struct Planned: Sendable {
+    package struct Planned: Sendable {
         /// The stub file (mapping and body file), read by the loader's rules.
-        public var checked: StubFile.Checked
+        package var checked: StubFile.Checked
         /// How it compares with what is on disk now.
-        public var change: RecordingWriter.Change
+        package var change: RecordingWriter.Change
         /// The entry (from 0) it came from.
-        public var entry: Int
+        package var entry: Int
     }
 
     /// Redaction and body placement, as for recordings.
-    public var options: RecordingOptions
+    package var options: RecordingOptions
     /// The host whose entries are imported (`pokeapi.co`, or `127.0.0.1:8080` with a port), compared without
     /// regard to case; `nil` imports every host's.
-    public var host: String?
+    package var host: String?
 
     /// Creates an import.
     ///
     /// - Parameters:
     ///   - options: Redaction and body placement (config `recording.*`).
     ///   - host: The one host whose entries are imported (`pokestub import --host`), or `nil` for all.
-    public init(options: RecordingOptions = RecordingOptions(), host: String? = nil) {
+    package init(options: RecordingOptions = RecordingOptions(), host: String? = nil) {
         self.options = options
         self.host = host
     }
@@ -58,7 +58,7 @@ public struct HARImport: Sendable {
     /// that had no answer.
     ///
     /// - Throws: ``HARImportError`` when the data is not a HAR log or an entry lacks a needed field.
-    public func exchanges(in data: Data) throws(HARImportError) -> [(HTTPRequest, UpstreamResponse)?] {
+    package func exchanges(in data: Data) throws(HARImportError) -> [(HTTPRequest, UpstreamResponse)?] {
         try entries(in: data).map(\.exchange)
     }
 
@@ -90,7 +90,7 @@ public struct HARImport: Sendable {
     ///   - writer: The writer of the stub folder, with the loader's rules of that folder.
     /// - Throws: ``HARImportError``, also naming the entry whose stub the loader would refuse (every entry is
     ///   checked, a later one for the same request too).
-    public func plan(_ data: Data, into writer: RecordingWriter) throws(HARImportError) -> [Planned] {
+    package func plan(_ data: Data, into writer: RecordingWriter) throws(HARImportError) -> [Planned] {
         let recorder = Recorder(options: options)
         var byPath: [String: Planned] = [:]
         var order: [String] = []

@@ -1,11 +1,11 @@
 /// Why a HAR file cannot be imported: it is not JSON, or not a HAR log (HAR 1.2: `log.entries`), or an entry
 /// lacks a field the import needs.
-public struct HARImportError: Error, Sendable, CustomStringConvertible {
+package struct HARImportError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, naming the entry (from 0) when it is one entry.
-    public var description: String
+    package var description: String
 
     /// Creates an error.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -6,7 +6,7 @@ extension HTTPRequest {
     /// spaces and tabs around a name and a value dropped, a value in double quotes (`cookie-value` of RFC 6265
     /// §4.1.1) loses them, the first `=` ends the name (`s=a=b` is `s` with the value `a=b`), a pair without `=`
     /// is skipped, and several `Cookie` fields are read one after the other. Names compare exactly.
-    public var cookies: [(name: String, value: String)] {
+    package var cookies: [(name: String, value: String)] {
         var cookies: [(name: String, value: String)] = []
         for line in headers.values(for: "Cookie") {
             for pair in line.split(separator: ";") {

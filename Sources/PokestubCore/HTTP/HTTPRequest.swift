@@ -1,32 +1,32 @@
 import Foundation
 
 /// A request as the server received it: what stubs match against and what the request journal keeps.
-public struct HTTPRequest: Sendable, Hashable {
+package struct HTTPRequest: Sendable, Hashable {
     /// The method as sent, e.g. `GET` (methods are case-sensitive, RFC 9110 §9.1).
-    public var method: String
+    package var method: String
     /// The request target exactly as received: raw path and query, still percent-encoded.
-    public var rawURL: String
+    package var rawURL: String
     /// The header fields in the order received.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes (empty when there was none).
-    public var body: Data
+    package var body: Data
     /// The peer address, e.g. `127.0.0.1`, when known.
-    public var clientAddress: String?
+    package var clientAddress: String?
 
     /// The path, percent-decoded once (`%2F` stays encoded so segments keep their boundaries).
-    public let path: String
+    package let path: String
     /// The raw path, still percent-encoded.
-    public let rawPath: String
+    package let rawPath: String
     /// The path in its RFC 3986 §6.2.2 normal form (``URINormalForm``): what `urlPath`, `url` and
     /// `urlPathTemplate` compare, byte for byte. Made once with the request, since matching reads it several
     /// times: a path with no `%` and only characters a URI holds raw (every shipped stub's) is its own normal
     /// form, found in one pass over its bytes.
-    public let normalizedPath: String
+    package let normalizedPath: String
     /// The raw query string after `?`, or `nil` when the target has no `?`.
-    public let rawQuery: String?
+    package let rawQuery: String?
     /// Query parameters in order, names and values percent-decoded once with `+` read as a space
     /// (the `application/x-www-form-urlencoded` rule of the WHATWG URL standard, which WireMock follows).
-    public let queryParameters: [(name: String, value: String)]
+    package let queryParameters: [(name: String, value: String)]
 
     /// Creates a request and parses its target.
     ///
@@ -37,7 +37,7 @@ public struct HTTPRequest: Sendable, Hashable {
     ///   - headers: The header fields.
     ///   - body: The body bytes.
     ///   - clientAddress: The peer address, when known.
-    public init(
+    package init(
         method: String, rawURL: String, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
         clientAddress: String? = nil
     ) {
@@ -73,31 +73,31 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Every value of the query parameter `name` (names compare exactly, as WireMock does).
-    public func queryValues(_ name: String) -> [String] {
+    package func queryValues(_ name: String) -> [String] {
         queryParameters.filter { $0.name.hasSameUTF8(as: name) }.map(\.value)
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
-    public var bodyText: String? {
+    package var bodyText: String? {
         String(data: body, encoding: .utf8)
     }
 
     /// The path and query in their RFC 3986 §6.2.2 normal form (``URINormalForm``): what `url` matchers
     /// compare. An empty query (`/a?`) counts as none, as in WireMock.
-    public var normalizedURL: String {
+    package var normalizedURL: String {
         guard let rawQuery, !rawQuery.isEmpty else { return normalizedPath }
         return "\(normalizedPath)?\(URINormalForm.normalize(rawQuery))"
     }
 
     /// The path and query, path decoded once and query kept as received: what `urlPattern` regexes see first.
     /// An empty query (`/a?`) counts as none, as in WireMock.
-    public var decodedURL: String {
+    package var decodedURL: String {
         guard let rawQuery, !rawQuery.isEmpty else { return path }
         return "\(path)?\(rawQuery)"
     }
 
     /// The raw path and query, without a fragment: the URL as received, for regexes written encoded.
-    public var rawTarget: String {
+    package var rawTarget: String {
         guard let rawQuery, !rawQuery.isEmpty else { return rawPath }
         return "\(rawPath)?\(rawQuery)"
     }
@@ -134,12 +134,12 @@ public struct HTTPRequest: Sendable, Hashable {
         return parameters
     }
 
-    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.method == rhs.method && lhs.rawURL == rhs.rawURL && lhs.headers == rhs.headers && lhs.body == rhs.body
             && lhs.clientAddress == rhs.clientAddress
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(rawURL)
         hasher.combine(body)

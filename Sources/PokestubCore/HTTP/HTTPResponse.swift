@@ -1,29 +1,29 @@
 import Foundation
 
 /// A response to send: status, headers, body, and how to deliver it.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
-    public var status: Int
+    package var status: Int
     /// Header fields to send. The server sets `Content-Length` itself, from the body (or ``headContentLength``).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes.
-    public var body: ResponseBody
+    package var body: ResponseBody
     /// A body sent from an open file instead of ``body`` (a large body file; see ``BodyFile``), or `nil`.
-    public var streamedFile: StreamedFile?
+    package var streamedFile: StreamedFile?
     /// A body made piece by piece while it is sent, instead of ``body`` (a large admin listing), or `nil`.
-    public var stream: ResponseStream?
+    package var stream: ResponseStream?
 
     /// How long to wait before answering, in milliseconds (WireMock's `fixedDelayMilliseconds`). The server
     /// waits without holding one of its threads.
-    public var delayMilliseconds: Int
+    package var delayMilliseconds: Int
     /// A deliberate failure instead of a response (WireMock's `fault`).
-    public var fault: Fault?
+    package var fault: Fault?
     /// For an answer to `HEAD` with no body at hand (a recorded `HEAD`): the `Content-Length` to send, in
     /// bytes, with no body after the head. `nil` sends the body's own length. See ``answeringHead()``.
-    public var headContentLength: Int?
+    package var headContentLength: Int?
 
     /// Ways to fail deliberately, as WireMock's `fault` field names them.
-    public enum Fault: String, Sendable, CaseIterable {
+    package enum Fault: String, Sendable, CaseIterable {
         /// Close the connection without sending anything.
         case emptyResponse = "EMPTY_RESPONSE"
         /// Close the connection abruptly (the peer sees a reset).
@@ -31,7 +31,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Creates a response.
-    public init(
+    package init(
         status: Int, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty, delayMilliseconds: Int = 0,
         fault: Fault? = nil
     ) {
@@ -48,7 +48,7 @@ public struct HTTPResponse: Sendable {
     /// With a body, nothing changes: the server sends the body's length and leaves the body out. Without one,
     /// a `Content-Length` field the response declares (a recorded `HEAD` keeps the upstream's) becomes
     /// ``headContentLength``, since the server otherwise writes that field from the (empty) body.
-    public func answeringHead() -> HTTPResponse {
+    package func answeringHead() -> HTTPResponse {
         guard body.count == 0, let declared = headers["Content-Length"], !declared.isEmpty,
             declared.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int(declared)
         else { return self }
@@ -58,14 +58,14 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A JSON response with `Content-Type: application/json`.
-    public static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = true) -> HTTPResponse {
+    package static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = true) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]),
             body: ResponseBody(value.serialized(pretty: pretty)))
     }
 
     /// A plain-text response with `Content-Type: text/plain; charset=utf-8`.
-    public static func text(_ text: String, status: Int) -> HTTPResponse {
+    package static func text(_ text: String, status: Int) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: HTTPHeaders([(name: "Content-Type", value: "text/plain; charset=utf-8")]),
             body: ResponseBody(text))
@@ -73,7 +73,7 @@ public struct HTTPResponse: Sendable {
 }
 
 /// What a handler gives back for a request: a response now, or one that arrives later.
-public enum HTTPReply: Sendable {
+package enum HTTPReply: Sendable {
     /// Answer with this response (after its delay, if it has one).
     case response(HTTPResponse)
     /// Answer later: the server calls `start` with a completion that must be called exactly once, from any
@@ -86,7 +86,7 @@ public enum HTTPReply: Sendable {
 ///
 /// `handle` runs on the server's own threads and must not block on I/O; anything slow is a
 /// ``HTTPReply/deferred(start:)``.
-public protocol HTTPHandler: Sendable {
+package protocol HTTPHandler: Sendable {
     /// Answers one request.
     func handle(_ request: HTTPRequest) -> HTTPReply
 }

@@ -1,17 +1,17 @@
 /// What RFC 9110 allows in the parts of a message pokestub writes or forwards: methods and field names are
 /// tokens, field values exclude control characters.
-public enum HTTPSyntax {
+package enum HTTPSyntax {
     /// The most bytes one response header field value of a stub may have, and all of a stub's header fields
     /// together (names, values and `: ` and CRLF): libmicrohttpd builds the response head in the
     /// connection's memory pool (``limits.maxHeaderBytes``, 32 KiB by default), and a head that does not fit
     /// is dropped with the connection.
-    public static let maxFieldValueBytes = 8 << 10
+    package static let maxFieldValueBytes = 8 << 10
     /// See ``maxFieldValueBytes``.
-    public static let maxHeaderBytes = 16 << 10
+    package static let maxHeaderBytes = 16 << 10
 
     /// Whether `text` is a token (RFC 9110 §5.6.2): one or more of ``!#$%&'*+-.^_`|~``, digits and letters.
     /// Methods (§9.1) and field names (§5.1) are tokens.
-    public static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         // On the contiguous bytes of a native string when it has them: stepping `String.Index`es costs more
         // than the test, for every field name of every request.
         !text.isEmpty
@@ -21,7 +21,7 @@ public enum HTTPSyntax {
 
     /// Whether `text` may be a field value (RFC 9110 §5.5): no control characters but horizontal tab, so no
     /// CR, LF or NUL, which would end the field or the message early.
-    public static func isFieldValue(_ text: String) -> Bool {
+    package static func isFieldValue(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
     }
 

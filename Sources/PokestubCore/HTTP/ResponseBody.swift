@@ -46,7 +46,7 @@ public final class ResponseBody: @unchecked Sendable {
     /// lives; any other holder that mutates its copy gets a copy of its own (copy-on-write). Copying a large
     /// upstream answer into a buffer of its own would cost a proxied request its largest share of CPU, most
     /// of it page faults on the fresh memory. A smaller body is copied into a buffer from malloc.
-    public init(passingThrough data: Data) {
+    package init(passingThrough data: Data) {
         count_ = data.count
         if data.count >= ResponseBody.sharingThreshold {
             storage = data.withUnsafeBytes { UnsafeMutableRawBufferPointer(mutating: $0) }
@@ -93,16 +93,16 @@ public final class ResponseBody: @unchecked Sendable {
     private let variants = Locked<[VariantKey: Variant]>([:])
 
     /// What a variant key names: a generation of its maker's settings and a target base URL.
-    public struct VariantKey: Hashable, Sendable {
+    package struct VariantKey: Hashable, Sendable {
         /// Changes whenever the maker's settings change, so variants made under old settings are not reused.
-        public var generation: Int
+        package var generation: Int
         /// The base URL the variant's links point at.
-        public var target: String
+        package var target: String
         /// The upstream base URL the body's stub was recorded from, whose links the variant replaces too.
-        public var recordedFrom: String?
+        package var recordedFrom: String?
 
         /// Creates a key.
-        public init(generation: Int, target: String, recordedFrom: String? = nil) {
+        package init(generation: Int, target: String, recordedFrom: String? = nil) {
             self.generation = generation
             self.target = target
             self.recordedFrom = recordedFrom
@@ -117,7 +117,7 @@ public final class ResponseBody: @unchecked Sendable {
 
     /// The variant of this body for `key`: made by `make` the first time (`nil` means "the same bytes"), then
     /// the same object every time. When two threads make it at once, both get the first one stored.
-    public func variant(for key: VariantKey, make: () -> ResponseBody?) -> ResponseBody {
+    package func variant(for key: VariantKey, make: () -> ResponseBody?) -> ResponseBody {
         if let known = variants.withLock({ $0[key] }) {
             if case .made(let body) = known { return body }
             return self
@@ -137,7 +137,7 @@ public final class ResponseBody: @unchecked Sendable {
 
     /// Keeps `charge` for as long as this body lives, so the memory budget counts an answer until the server
     /// has sent it and let it go.
-    public func hold(_ charge: MemoryCharge) {
+    package func hold(_ charge: MemoryCharge) {
         heldCharge.withLock { $0 = charge }
     }
 
@@ -151,7 +151,7 @@ public final class ResponseBody: @unchecked Sendable {
     public var text: String { String(decoding: data, as: UTF8.self) }
 
     /// The first address of the bytes (valid even for an empty body).
-    public var baseAddress: UnsafeRawPointer { UnsafeRawPointer(storage.baseAddress!) }
+    package var baseAddress: UnsafeRawPointer { UnsafeRawPointer(storage.baseAddress!) }
 
     deinit {
         switch owner {

@@ -7,27 +7,27 @@ import PokestubLocking
 ///
 /// The pieces are numbered `0..<count`; `piece(n)` makes the `n`th when it is needed, from data the maker
 /// captured (a snapshot of the journal's events), so the stream does not change while it is sent.
-public final class ResponseStream: Sendable {
+package final class ResponseStream: Sendable {
     /// How many pieces the body has.
-    public let count: Int
+    package let count: Int
     private let piece: @Sendable (Int) -> Data
     private let position = Locked(0)
     /// The ``MemoryBudget`` charge the stream holds while it is sent.
     private let heldCharge = Locked<MemoryCharge?>(nil)
 
     /// Keeps `charge` for as long as this stream lives (until the server has sent it and let it go).
-    public func hold(_ charge: MemoryCharge) {
+    package func hold(_ charge: MemoryCharge) {
         heldCharge.withLock { $0 = charge }
     }
 
     /// Creates a stream of `count` pieces made by `piece`.
-    public init(count: Int, piece: @escaping @Sendable (Int) -> Data) {
+    package init(count: Int, piece: @escaping @Sendable (Int) -> Data) {
         self.count = count
         self.piece = piece
     }
 
     /// The next piece, or `nil` after the last.
-    public func next() -> Data? {
+    package func next() -> Data? {
         let index: Int? = position.withLock { position in
             guard position < count else { return nil }
             defer { position += 1 }
@@ -37,7 +37,7 @@ public final class ResponseStream: Sendable {
     }
 
     /// The whole body at once, for callers in the same process (tests, the in-process admin API).
-    public func collected() -> Data {
+    package func collected() -> Data {
         var data = Data()
         for index in 0..<count { data.append(piece(index)) }
         return data

@@ -13,9 +13,9 @@ import PokestubLocking
 /// with `sendfile(2)` where it can and closes the descriptor when the response is done, so a body of any size
 /// costs a descriptor and a few pages, not its size in memory. A response that is never sent (its request
 /// was refused or its client went away first) closes the descriptor when the last copy of it goes.
-public final class StreamedFile: Sendable {
+package final class StreamedFile: Sendable {
     /// The number of bytes to send, from the file's size when it was opened.
-    public let size: Int
+    package let size: Int
     /// The open descriptor, or -1 once handed over.
     private let descriptor: Locked<Int32>
 
@@ -27,7 +27,7 @@ public final class StreamedFile: Sendable {
 
     /// Hands the descriptor over to whoever sends the body, who then closes it; `nil` when it was handed over
     /// already (one file, one response).
-    public func takeDescriptor() -> Int32? {
+    package func takeDescriptor() -> Int32? {
         descriptor.withLock { descriptor in
             defer { descriptor = -1 }
             return descriptor >= 0 ? descriptor : nil

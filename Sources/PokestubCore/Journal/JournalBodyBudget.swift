@@ -15,23 +15,23 @@
 /// Journals settle in batches: each holds grants of both budgets (at least what it keeps, at most
 /// ``RequestJournal/grantBatchBytes`` more, or exactly what it keeps after a removal), so ``usedBytes`` is
 /// what journals were granted.
-public final class JournalBodyBudget: Sendable {
+package final class JournalBodyBudget: Sendable {
     /// The most bytes all journals together keep (config `journal.maxTotalBodyBytes`, default 256 MiB).
-    public let limit: Int
+    package let limit: Int
     /// The daemon's memory budget, which the journals' request and response bodies count against too.
-    public let memory: MemoryBudget?
+    package let memory: MemoryBudget?
     /// Where the grants are counted: ``memory``, or a budget with no limit of its own.
     let ledger: MemoryBudget
 
     /// Creates a budget of `limit` bytes, within `memory` when given.
-    public init(limit: Int, memory: MemoryBudget? = nil) {
+    package init(limit: Int, memory: MemoryBudget? = nil) {
         self.limit = max(0, limit)
         self.memory = memory
         ledger = memory ?? MemoryBudget(limit: .max)
     }
 
     /// The request-body bytes granted to journals now, over all journals.
-    public var usedBytes: Int { ledger.used.journalRequestBodies }
+    package var usedBytes: Int { ledger.used.journalRequestBodies }
 
     /// Grants a journal up to `requestBodies` more request-body bytes from this budget and `bytes` more body
     /// bytes from the memory budget, each as much as is free (everything asked, with `beyondLimits`).

@@ -3,16 +3,16 @@
 /// The body is the very ``ResponseBody`` that was sent (a stub's body is shared, not copied). Response bodies
 /// count against a budget of their own (``RequestJournal/maxResponseBodyBytes``): beyond it the oldest
 /// events lose their response body first, while their status and header fields stay, and ``body`` is `nil`.
-public struct JournaledResponse: Sendable {
+package struct JournaledResponse: Sendable {
     /// The header fields sent (without the `Content-Length` the server adds).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body sent, or `nil` once the journal's response-body budget dropped it.
-    public var body: ResponseBody?
+    package var body: ResponseBody?
     /// The body's size in bytes, kept when the body is dropped.
-    public var bodySize: Int
+    package var bodySize: Int
 
     /// Keeps what `response` sends.
-    public init(_ response: HTTPResponse) {
+    package init(_ response: HTTPResponse) {
         headers = response.headers
         body = response.body
         bodySize = response.body.count

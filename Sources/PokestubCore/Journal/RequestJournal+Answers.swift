@@ -15,7 +15,7 @@ extension RequestJournal {
     ///   - id: The event's id, when it was chosen before the answer (to find a proxied exchange again); a new
     ///     one otherwise.
     ///   - schemaFinding: How an upstream answer fared against its endpoint's schema, when it was checked.
-    public func recordAnswer(
+    package func recordAnswer(
         to request: HTTPRequest, stub: ServeEvent.StubReference?, status: Int, responseHeaders: HTTPHeaders? = nil,
         timing: ServeTiming, response: HTTPResponse? = nil, id: UUID? = nil,
         schemaFinding: ContractMonitor.Finding? = nil

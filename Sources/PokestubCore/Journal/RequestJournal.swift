@@ -21,14 +21,14 @@ import PokestubLocking
 /// every `grantBatchBytes / body size` appends a second and third, one after the other.
 ///
 /// Thread-safe: appends and queries take one lock (`Locked`). A capacity of 0 turns the journal off.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     /// The most events kept.
-    public let capacity: Int
+    package let capacity: Int
     /// The most request-body bytes kept, over all events (default 64 MiB).
-    public let maxBodyBytes: Int
+    package let maxBodyBytes: Int
     /// The most response-body bytes kept, over all events (default 64 MiB); beyond it the oldest events lose
     /// their response body (``JournaledResponse/body``) and keep the rest. Shared stub bodies count in full.
-    public let maxResponseBodyBytes: Int
+    package let maxResponseBodyBytes: Int
     /// The request-body budget this journal shares with the daemon's other journals, if any.
     private let sharedBudget: JournalBodyBudget?
     private let ring: Locked<Ring>
@@ -132,7 +132,7 @@ public final class RequestJournal: Sendable {
     ///     first beyond it.
     ///   - sharedBudget: A request-body budget shared with other journals (the daemon's and its sessions'),
     ///     which the request bodies kept here count against too.
-    public init(
+    package init(
         capacity: Int, maxBodyBytes: Int = 64 << 20, maxResponseBodyBytes: Int = 64 << 20,
         sharedBudget: JournalBodyBudget? = nil
     ) {
@@ -150,18 +150,18 @@ public final class RequestJournal: Sendable {
 
     /// A new serve event id, cheap enough to make for every request (one uncontended lock; an answer journaled
     /// without one gets its id inside the append's lock).
-    public func nextEventID() -> UUID {
+    package func nextEventID() -> UUID {
         ring.withLock { $0.ids.next() }
     }
 
     /// Whether the journal keeps events.
-    public var isEnabled: Bool { capacity > 0 }
+    package var isEnabled: Bool { capacity > 0 }
 
     /// Adds an event, dropping the oldest when full.
     ///
     /// The event is kept as a ``JournalRecord`` (its request packed into one buffer, made before the lock is
     /// taken); the record it replaces is freed after the lock is released.
-    public func append(_ event: ServeEvent) {
+    package func append(_ event: ServeEvent) {
         guard capacity > 0 else { return }
         append(JournalRecord(event), request: event.request)
     }
@@ -253,12 +253,12 @@ public final class RequestJournal: Sendable {
     }
 
     /// The number of waits for the next change in progress.
-    public var changeWaiterCount: Int {
+    package var changeWaiterCount: Int {
         ring.withLock { $0.changeWaiters.count }
     }
 
     /// The journal's change count: one more with each append, removal and clearing.
-    public var sequence: Int {
+    package var sequence: Int {
         ring.withLock { $0.sequence }
     }
 
@@ -269,7 +269,7 @@ public final class RequestJournal: Sendable {
     ///   - after: The change count the caller has seen (``sequence``).
     ///   - timeoutMilliseconds: The longest wait, in milliseconds.
     ///   - complete: Called exactly once, on any thread.
-    public func waitForChange(
+    package func waitForChange(
         after: Int, timeoutMilliseconds: Int, complete: @escaping @Sendable (Int) -> Void
     ) {
         let id = UUID()
@@ -318,7 +318,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// How a wait for requests ended.
-    public enum WaitOutcome: Sendable {
+    package enum WaitOutcome: Sendable {
         /// Enough matching requests arrived: these, oldest first.
         case satisfied([ServeEvent])
         /// The time ran out; these matching requests had arrived.
@@ -344,7 +344,7 @@ public final class RequestJournal: Sendable {
     ///   - count: How many are needed (at least 1).
     ///   - timeoutMilliseconds: The longest wait, in milliseconds.
     ///   - complete: Called exactly once, on any thread.
-    public func wait(
+    package func wait(
         for pattern: RequestPattern, count: Int, timeoutMilliseconds: Int,
         complete: @escaping @Sendable (WaitOutcome) -> Void
     ) {
@@ -384,12 +384,12 @@ public final class RequestJournal: Sendable {
     }
 
     /// The number of waits in progress.
-    public var waitingCount: Int {
+    package var waitingCount: Int {
         ring.withLock { $0.waiters.count }
     }
 
     /// The events, oldest first, each request parsed again from its record (outside the lock).
-    public var events: [ServeEvent] {
+    package var events: [ServeEvent] {
         records.map(\.event)
     }
 
@@ -399,17 +399,17 @@ public final class RequestJournal: Sendable {
     }
 
     /// The number of events kept.
-    public var count: Int {
+    package var count: Int {
         ring.withLock { $0.records.count }
     }
 
     /// The event with this id.
-    public func event(id: UUID) -> ServeEvent? {
+    package func event(id: UUID) -> ServeEvent? {
         ring.withLock { ring in ring.records.first { $0.id == id } }?.event
     }
 
     /// Removes every event.
-    public func clear() {
+    package func clear() {
         let (change, excess) = ring.withLock { ring in
             ring.records = []
             ring.head = 0
@@ -424,7 +424,7 @@ public final class RequestJournal: Sendable {
     ///
     /// - Returns: How many were removed.
     @discardableResult
-    public func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
+    package func removeAll(where shouldRemove: (ServeEvent) -> Bool) -> Int {
         // Decided outside the lock, each request parsed again from its record; events appended meanwhile stay.
         let doomed = Set(records.filter { shouldRemove($0.event) }.map(\.id))
         guard !doomed.isEmpty else { return 0 }

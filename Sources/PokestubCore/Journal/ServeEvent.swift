@@ -1,38 +1,38 @@
 import Foundation
 
 /// One request the server received and what it did with it: an entry of the request journal.
-public struct ServeEvent: Sendable {
+package struct ServeEvent: Sendable {
     /// The event's id.
-    public var id: UUID
+    package var id: UUID
     /// When the request was received.
-    public var receivedAt: Date
+    package var receivedAt: Date
     /// The request as received.
-    public var request: HTTPRequest
+    package var request: HTTPRequest
     /// The stub that answered, or `nil` when none matched.
-    public var stub: StubReference?
+    package var stub: StubReference?
     /// The status sent.
-    public var responseStatus: Int
+    package var responseStatus: Int
     /// The header fields sent, for an answer from the upstream (record and proxy modes), redacted as a
     /// recording is (``RecordingOptions/redactedHeaders``); `nil` for other answers.
-    public var responseHeaders: HTTPHeaders?
+    package var responseHeaders: HTTPHeaders?
     /// Time from receiving the request to having its response ready, in milliseconds (a stub's fixed delay
     /// is not included).
-    public var durationMilliseconds: Double
+    package var durationMilliseconds: Double
     /// The header fields and body sent, or `nil` when the answer was not kept (an event made elsewhere).
-    public var response: JournaledResponse?
+    package var response: JournaledResponse?
     /// How an upstream answer (record, record-missing and proxy modes) fared against its endpoint's schema
     /// (``ContractMonitor``), or `nil` when it was not checked.
-    public var schemaFinding: ContractMonitor.Finding?
+    package var schemaFinding: ContractMonitor.Finding?
 
     /// Which stub answered.
-    public struct StubReference: Sendable, Hashable {
+    package struct StubReference: Sendable, Hashable {
         /// The stub's id.
-        public var id: UUID
+        package var id: UUID
         /// The stub's name, when it has one.
-        public var name: String?
+        package var name: String?
         /// The stub's `statusMessage` (``ResponseDefinition/statusMessage``), shown in the event's
         /// `responseDefinition` as WireMock shows it; the answer itself carried the standard reason phrase.
-        public var statusMessage: String?
+        package var statusMessage: String?
 
         /// Creates a reference to the stub (or other responder, such as a test route) that answered.
         ///
@@ -40,23 +40,23 @@ public struct ServeEvent: Sendable {
         ///   - id: The stub's id.
         ///   - name: The stub's name, when it has one.
         ///   - statusMessage: The stub's `statusMessage`, when it has one.
-        public init(id: UUID, name: String?, statusMessage: String? = nil) {
+        package init(id: UUID, name: String?, statusMessage: String? = nil) {
             self.id = id
             self.name = name
             self.statusMessage = statusMessage
         }
 
         /// A reference to `stub`.
-        public init(_ stub: StubMapping) {
+        package init(_ stub: StubMapping) {
             self.init(id: stub.id, name: stub.name, statusMessage: stub.response.statusMessage)
         }
     }
 
     /// Whether a stub answered.
-    public var wasMatched: Bool { stub != nil }
+    package var wasMatched: Bool { stub != nil }
 
     /// Creates an event.
-    public init(
+    package init(
         id: UUID = UUID(), receivedAt: Date, request: HTTPRequest, stub: StubReference?, responseStatus: Int,
         responseHeaders: HTTPHeaders? = nil, durationMilliseconds: Double, response: JournaledResponse? = nil,
         schemaFinding: ContractMonitor.Finding? = nil
@@ -87,7 +87,7 @@ extension ServeEvent {
     /// most ``ContractMonitor/maxViolationsPerAnswer``).
     ///
     /// - Parameter baseURL: The server's base URL, for `absoluteUrl`.
-    public func json(baseURL: String) -> JSONValue {
+    package func json(baseURL: String) -> JSONValue {
         var response: [String: JSONValue] = ["status": .integer(Int64(responseStatus))]
         if let responseHeaders { response["headers"] = HTTPRequest.headersJSON(responseHeaders) }
         var definition: [String: JSONValue] = ["status": .integer(Int64(responseStatus))]
@@ -124,7 +124,7 @@ extension ServeEvent {
 
 extension HTTPRequest {
     /// The request as the admin API shows it (WireMock's logged request).
-    public func journalJSON(baseURL: String, receivedAt: Date) -> JSONValue {
+    package func journalJSON(baseURL: String, receivedAt: Date) -> JSONValue {
         var query: [String: JSONValue] = [:]
         for parameter in queryParameters {
             let existing =
@@ -192,7 +192,7 @@ extension HTTPHeaders {
 
 extension ServeEvent {
     /// ISO 8601 in UTC with milliseconds: `2026-11-29T15:03:43.123Z`.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -5,9 +5,9 @@
 /// `[?(@.name)]`, `[?(!@.name)]`, `[?(@.name == 'x')]` with `==`, `!=`, `<`, `<=`, `>`, `>=`, `=~ /regex/i`,
 /// `in`, `nin`, `subsetof`, `anyof`, `noneof`, `size`, `empty`, `contains`, joined with `&&`, `||` and
 /// parentheses. Anything else is rejected when the stub loads, naming what it saw.
-public struct JSONPath: Sendable, Hashable {
+package struct JSONPath: Sendable, Hashable {
     /// The expression as written.
-    public let expression: String
+    package let expression: String
     private let steps: [Step]
 
     private enum Step: Sendable, Hashable {
@@ -21,7 +21,7 @@ public struct JSONPath: Sendable, Hashable {
     /// Parses an expression.
     ///
     /// - Throws: ``StubDefinitionError`` naming what is not supported.
-    public init(_ expression: String) throws(StubDefinitionError) {
+    package init(_ expression: String) throws(StubDefinitionError) {
         self.expression = expression
         var parser = Parser(text: Array(expression))
         steps = try parser.parse()
@@ -29,7 +29,7 @@ public struct JSONPath: Sendable, Hashable {
 
     /// Whether the expression selects at most one value: no wildcard, `..` or filter (Jayway JsonPath's
     /// "definite path", whose result is the value itself rather than a list).
-    public var isDefinite: Bool {
+    package var isDefinite: Bool {
         steps.allSatisfy { step in
             switch step {
             case .member, .index: true
@@ -45,7 +45,7 @@ public struct JSONPath: Sendable, Hashable {
     /// `..` selects every descendant, so a few in a row select a number of values that grows with the depth
     /// of the document to the power of their count (`$..*..*..*..*` on 300 nested arrays, a 600-byte body,
     /// would select about 337 million).
-    public func evaluate(on document: JSONValue) -> [JSONValue] {
+    package func evaluate(on document: JSONValue) -> [JSONValue] {
         select(in: document)
     }
 
@@ -67,7 +67,7 @@ public struct JSONPath: Sendable, Hashable {
 
     /// The most values one evaluation visits: about 45 times what the largest shipped PokeAPI body holds
     /// (22,445 values in 450 KB), and a few hundred milliseconds of work.
-    public static let visitBudget = 1_000_000
+    package static let visitBudget = 1_000_000
 
     private static func apply<Node: JSONTreeNode>(_ step: Step, to value: Node, budget: inout Int) -> [Node] {
         switch step {
@@ -113,8 +113,8 @@ public struct JSONPath: Sendable, Hashable {
         }
     }
 
-    public static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.expression == rhs.expression }
-    public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
+    package static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.expression == rhs.expression }
+    package func hash(into hasher: inout Hasher) { hasher.combine(expression) }
 
     private struct Parser {
         let text: [Character]

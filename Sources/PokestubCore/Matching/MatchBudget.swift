@@ -12,24 +12,24 @@ import Foundation
 ///
 /// `@unchecked Sendable`: a budget belongs to one request's matching, which runs on one thread; it is only
 /// made `Sendable` to be a task-local value.
-public final class MatchBudget: @unchecked Sendable {
+package final class MatchBudget: @unchecked Sendable {
     /// The steps a request's matching may take: 20 million, about twenty evaluations that each spend their
     /// own whole budget (some 200 ms on this project's 2-core machine), and a thousand times what matching a
     /// request against the shipped stubs takes.
-    public static let defaultSteps = 20_000_000
+    package static let defaultSteps = 20_000_000
     /// The steps one near-miss comparison may take (near misses run on a server thread): a twentieth of
     /// ``defaultSteps``, about 10 ms.
     static let nearMissSteps = defaultSteps / 20
 
     /// The budget of the matching in progress on this thread, if any.
-    @TaskLocal public static var current: MatchBudget?
+    @TaskLocal package static var current: MatchBudget?
 
     /// Steps left; zero or less when the budget is spent.
-    public private(set) var remaining: Int
+    package private(set) var remaining: Int
     /// The stub whose request pattern is being evaluated, set by the stub index before each candidate.
     var candidate: UUID?
     /// The stub and the pattern that spent the last of the budget, once it is spent.
-    public private(set) var spentBy: (stub: UUID?, pattern: String)?
+    package private(set) var spentBy: (stub: UUID?, pattern: String)?
     /// The text last parsed as JSON by a matcher, read in place (``JSONDocument``): every `equalToJson` and
     /// `matchesJsonPath` of a request's candidate stubs reads the same body.
     private var parsedJSON: ParsedJSON?
@@ -37,7 +37,7 @@ public final class MatchBudget: @unchecked Sendable {
     let memory: MemoryBudget?
     /// Why a body could not be parsed within ``memory``, once that happened: the request is answered 507
     /// (``MemoryBudget/refusal``).
-    public private(set) var memoryRefusal: String?
+    package private(set) var memoryRefusal: String?
 
     /// A text parsed as JSON: the document (`nil`: not JSON, then the text's hash and size identify it) and the
     /// memory charged for it, held until the budget goes.
@@ -74,13 +74,13 @@ public final class MatchBudget: @unchecked Sendable {
     ///   - steps: The engine steps matching may take.
     ///   - memory: The budget each body parsed as JSON is charged to
     ///     (``JSONDocument/costBound(sourceBytes:)``) for as long as this budget lives.
-    public init(steps: Int = MatchBudget.defaultSteps, memory: MemoryBudget? = nil) {
+    package init(steps: Int = MatchBudget.defaultSteps, memory: MemoryBudget? = nil) {
         remaining = steps
         self.memory = memory
     }
 
     /// Whether the budget is spent.
-    public var isSpent: Bool { spentBy != nil }
+    package var isSpent: Bool { spentBy != nil }
 
     /// Records `steps` taken by an evaluation of `pattern`; `stopped` says whether it was cut short for want
     /// of steps.
@@ -135,7 +135,7 @@ public final class MatchBudget: @unchecked Sendable {
     /// ```json
     /// {"status": 507, "error": "memory budget exceeded", "message": "parsing the request body (7340032 bytes) …"}
     /// ```
-    public var memoryRefusalResponse: HTTPResponse? {
+    package var memoryRefusalResponse: HTTPResponse? {
         memoryRefusal.map { reason in
             .json(
                 .object([
@@ -147,7 +147,7 @@ public final class MatchBudget: @unchecked Sendable {
     /// Runs `body` with a new budget of `steps` as ``current``, charging the bodies it parses to `memory`.
     ///
     /// - Returns: What `body` returns, and the budget after it.
-    public static func measuring<T>(
+    package static func measuring<T>(
         steps: Int = defaultSteps, memory: MemoryBudget? = nil, _ body: () throws -> T
     ) rethrows -> (T, MatchBudget) {
         let budget = MatchBudget(steps: steps, memory: memory)

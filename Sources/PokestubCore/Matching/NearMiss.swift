@@ -1,10 +1,10 @@
 /// A stub that came close to matching a request, and how it differs: what pokestub shows for every
 /// unmatched request.
-public struct NearMiss: Sendable {
+package struct NearMiss: Sendable {
     /// The stub.
-    public var stub: StubMapping
+    package var stub: StubMapping
     /// How the request compares with its pattern.
-    public var result: MatchResult
+    package var result: MatchResult
 
     /// The closest stubs to a request among several stub sets, closest first: the closest of each set, merged.
     ///
@@ -12,7 +12,7 @@ public struct NearMiss: Sendable {
     ///   - request: The unmatched request.
     ///   - indexes: The stub sets (a session's own, then the daemon's).
     ///   - limit: How many to return.
-    public static func closest(to request: HTTPRequest, in indexes: [StubIndex], limit: Int = 3) -> [NearMiss] {
+    package static func closest(to request: HTTPRequest, in indexes: [StubIndex], limit: Int = 3) -> [NearMiss] {
         Levenshtein.withBudget {
             MatchBudget.measuring(steps: MatchBudget.nearMissSteps) {
                 closest(to: request, inAll: indexes, limit: limit)
@@ -41,7 +41,7 @@ public struct NearMiss: Sendable {
     /// long hostile URL costs a bounded time however many stubs there are; the matchers' work (regular
     /// expressions, parsing JSON and XML bodies, XPath) shares a ``MatchBudget`` of
     /// ``MatchBudget/nearMissSteps``, past which they stop and count as differing.
-    public static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
+    package static func closest(to request: HTTPRequest, in index: StubIndex, limit: Int = 3) -> [NearMiss] {
         Levenshtein.withBudget {
             MatchBudget.measuring(steps: MatchBudget.nearMissSteps) { closest(to: request, inOne: index, limit: limit) }
                 .0
@@ -90,7 +90,7 @@ public struct NearMiss: Sendable {
     ///   - nearMisses: The closest stubs, closest first.
     ///   - hints: What the request does wrong against the API's contract (``SchemaSet/hints(for:)``), one line
     ///     each: they come first, before the stubs, as what most likely explains the miss.
-    public static func report(for request: HTTPRequest, nearMisses: [NearMiss], hints: [String] = []) -> String {
+    package static func report(for request: HTTPRequest, nearMisses: [NearMiss], hints: [String] = []) -> String {
         var lines = ["No stub matched \(request.method) \(request.rawURL)"]
         if !hints.isEmpty { lines += [""] + hints }
         if nearMisses.isEmpty {
@@ -117,7 +117,7 @@ extension MatchResult.Difference: CustomStringConvertible {
     /// Text that reads the same but differs in Unicode scalars (a decomposed `é` against a precomposed one;
     /// matching compares scalars) gets both written with non-ASCII scalars escaped:
     /// `(Unicode scalars differ: expected equalTo "flab\u{E9}b\u{E9}", got "flabe\u{301}be\u{301}")`.
-    public var description: String {
+    package var description: String {
         let actualText = actual.map { $0.debugDescription } ?? "nothing"
         let isLiteral = field == "method" || URLPattern.fieldNames.contains(field)
         let expectedText = isLiteral ? expected.debugDescription : expected
@@ -138,7 +138,7 @@ extension MatchResult.Difference: CustomStringConvertible {
 
 extension StubMapping {
     /// `GET /api/v2/pokemon/1/ (id …, name "…")`, for reports and logs.
-    public var summary: String {
+    package var summary: String {
         let url = request.url.map { $0.field.value } ?? "any URL"
         var details = "id \(id.uuidString.lowercased())"
         if let name { details += ", name \(name.debugDescription)" }

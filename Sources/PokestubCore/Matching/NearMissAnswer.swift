@@ -16,27 +16,27 @@
 /// there is no stub to compare with. The value is visible ASCII and spaces only (RFC 9110 §5.5 `field-value`):
 /// any other byte of the field, and `%`, is percent-encoded as UTF-8, so a stub's header or parameter name can
 /// never put a CR or LF into the answer; the field part is cut to ``maxFieldBytes`` bytes (ending in `...`).
-public struct NearMissAnswer: Sendable, Hashable {
+package struct NearMissAnswer: Sendable, Hashable {
     /// The header field's name.
-    public static let headerName = "Pokestub-Closest-Stub"
+    package static let headerName = "Pokestub-Closest-Stub"
     /// The most bytes of the field part of the header value; with the id, a value is at most 36 + 1 + this.
-    public static let maxFieldBytes = 128
+    package static let maxFieldBytes = 128
 
     /// The 404's body (``NearMiss/report(for:nearMisses:hints:)``).
-    public let report: String
+    package let report: String
     /// What the request does wrong against the API's contract (``SchemaSet/hints(for:)``), one line each; the
     /// report leads with them.
-    public let hints: [String]
+    package let hints: [String]
     /// The value of the `Pokestub-Closest-Stub` header field.
-    public let closestStub: String
+    package let closestStub: String
     /// The 404 itself: the report as a `text/plain` body and the header field. Made once with the answer, so
     /// the repeated misses the near-miss cache answers share one body, and the journal keeps a reference to it
     /// rather than a copy per miss.
-    public let response: HTTPResponse
+    package let response: HTTPResponse
 
     /// Makes the report and the header value for a request and its near misses, closest first, and the lines
     /// saying what it does wrong against the API's contract.
-    public init(for request: HTTPRequest, nearMisses: [NearMiss], hints: [String] = []) {
+    package init(for request: HTTPRequest, nearMisses: [NearMiss], hints: [String] = []) {
         self.hints = hints
         report = NearMiss.report(for: request, nearMisses: nearMisses, hints: hints)
         closestStub = NearMissAnswer.headerValue(for: nearMisses.first)
@@ -45,11 +45,11 @@ public struct NearMissAnswer: Sendable, Hashable {
         self.response = response
     }
 
-    public static func == (lhs: NearMissAnswer, rhs: NearMissAnswer) -> Bool {
+    package static func == (lhs: NearMissAnswer, rhs: NearMissAnswer) -> Bool {
         lhs.report == rhs.report && lhs.closestStub == rhs.closestStub
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(report)
         hasher.combine(closestStub)
     }

@@ -8,7 +8,7 @@ import PokestubLocking
 /// changes, the cache starts over. At most `capacity` entries and ``maxReportBytes`` of report text are kept;
 /// when full it starts over too (misses are rare, repeats are common). Requests are told apart by a digest of their body, not the body itself:
 /// keeping bodies here made 500 misses of 4 MB each hold 2 GB with the journal off.
-public final class NearMissCache: Sendable {
+package final class NearMissCache: Sendable {
     private let capacity: Int
     private let state = Locked(State())
 
@@ -33,14 +33,14 @@ public final class NearMissCache: Sendable {
 
     /// The most report text kept, in UTF-8 bytes (a report repeats the closest stubs' patterns, which can be
     /// large); a report longer than a sixteenth of it is not kept at all.
-    public let maxReportBytes: Int
+    package let maxReportBytes: Int
 
     /// Creates a cache.
     ///
     /// - Parameters:
     ///   - capacity: The most reports kept (default 512).
     ///   - maxReportBytes: The most report text kept, in bytes (default 8 MiB).
-    public init(capacity: Int = 512, maxReportBytes: Int = 8 << 20) {
+    package init(capacity: Int = 512, maxReportBytes: Int = 8 << 20) {
         self.capacity = capacity
         self.maxReportBytes = maxReportBytes
     }
@@ -51,7 +51,7 @@ public final class NearMissCache: Sendable {
     ///   - request: The unmatched request.
     ///   - index: The stubs compared first.
     ///   - sharedIndex: More stubs compared too (the daemon's, for a session), or `nil`.
-    public func report(for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil) -> String {
+    package func report(for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil) -> String {
         answer(for: request, in: index, and: sharedIndex).report
     }
 
@@ -62,7 +62,7 @@ public final class NearMissCache: Sendable {
     ///   - index: The stubs compared first.
     ///   - sharedIndex: More stubs compared too (the daemon's, for a session), or `nil`.
     ///   - schemas: The API's schemas, whose hints (``SchemaSet/hints(for:)``) the answer leads with, or `nil`.
-    public func answer(
+    package func answer(
         for request: HTTPRequest, in index: StubIndex, and sharedIndex: StubIndex? = nil, schemas: SchemaSet? = nil
     ) -> NearMissAnswer {
         let key = Key(

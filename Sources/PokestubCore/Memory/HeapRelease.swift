@@ -7,9 +7,9 @@ import PokestubLocking
 /// JSON body read on a server thread, parsed on a slow-request thread and journaled left about 16 MB
 /// resident after it was freed. ``release()`` asks the allocator to return it (``releaseFreeHeap()``, one
 /// platform file per system), at most every 100 ms, on the calling thread.
-public enum HeapRelease {
+package enum HeapRelease {
     /// A request body at least this large (1 MiB) has the heap released once its request is done.
-    public static let largeBodyBytes = 1 << 20
+    package static let largeBodyBytes = 1 << 20
 
     private static let lastRelease = Locked<ContinuousClock.Instant?>(nil)
 
@@ -17,7 +17,7 @@ public enum HeapRelease {
     ///
     /// - Parameter always: Release even so (after an admin request cleared a journal: rare, and the memory
     ///   it freed came after any earlier release).
-    public static func release(always: Bool = false) {
+    package static func release(always: Bool = false) {
         let now = ContinuousClock.now
         let due = lastRelease.withLock { last -> Bool in
             if !always, let last, now - last < .milliseconds(100) { return false }

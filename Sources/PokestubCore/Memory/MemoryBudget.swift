@@ -35,32 +35,32 @@ import PokestubLocking
 /// at least the bodies they hold, and at most a little more per journal (``RequestJournal``).
 ///
 /// Thread-safe: one lock, which calls nothing out of it.
-public final class MemoryBudget: Sendable {
+package final class MemoryBudget: Sendable {
     /// The most bytes counted at once (config `limits.maxMemoryBytes`).
-    public let limit: Int
+    package let limit: Int
     private let usage = Locked(Usage())
 
     /// What the budget holds now, by kind, in bytes.
-    public struct Usage: Sendable, Equatable {
+    package struct Usage: Sendable, Equatable {
         /// Request and response bodies in every journal.
-        public var journals = 0
+        package var journals = 0
         /// Runtime stubs added through the admin API.
-        public var stubs = 0
+        package var stubs = 0
         /// Admin answers being built or sent.
-        public var answers = 0
+        package var answers = 0
         /// Request bodies parsed as JSON for matching.
-        public var parsedBodies = 0
+        package var parsedBodies = 0
         /// Upstream answers' bodies while they arrive.
-        public var upstreamBodies = 0
+        package var upstreamBodies = 0
         /// The part of ``journals`` that is request bodies, counted against the journals' request-body budget
         /// (``JournalBodyBudget``) too.
         var journalRequestBodies = 0
         /// Everything counted.
-        public var total: Int { journals + stubs + answers + parsedBodies + upstreamBodies }
+        package var total: Int { journals + stubs + answers + parsedBodies + upstreamBodies }
     }
 
     /// What a charge is for: stubs and parsed bodies are refused with 507 past the limit, answers with 429.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A runtime stub.
         case stub
         /// An admin answer.
@@ -72,20 +72,20 @@ public final class MemoryBudget: Sendable {
     }
 
     /// Creates a budget of `limit` bytes.
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
     }
 
     /// The bytes counted now, by kind.
-    public var used: Usage { usage.withLock { $0 } }
+    package var used: Usage { usage.withLock { $0 } }
 
     /// The most the journals together may hold while stubs and answers hold nothing: three quarters of
     /// ``limit``.
-    public var journalLimit: Int { limit - limit / 4 }
+    package var journalLimit: Int { limit - limit / 4 }
 
     /// A charge of `bytes` for `kind`, or `nil` when it would take the budget past ``limit``. The charge
     /// holds its bytes until it is released or deallocated.
-    public func charge(_ bytes: Int, for kind: Kind) -> MemoryCharge? {
+    package func charge(_ bytes: Int, for kind: Kind) -> MemoryCharge? {
         let bytes = max(0, bytes)
         let granted = usage.withLock { usage -> Bool in
             guard usage.total + bytes <= limit else { return false }
@@ -103,7 +103,7 @@ public final class MemoryBudget: Sendable {
     /// Why a charge was refused, for a JSON reason: e.g. `the memory budget (limits.maxMemoryBytes) of
     /// 1073741824 bytes has 1024 free: journals hold 805306368, runtime stubs 268434432, admin answers 0,
     /// parsed bodies 0`.
-    public var refusal: String {
+    package var refusal: String {
         let now = used
         return "the memory budget (limits.maxMemoryBytes) of \(limit) bytes has \(max(0, limit - now.total)) free: "
             + "journals hold \(now.journals), runtime stubs \(now.stubs), admin answers \(now.answers), "
@@ -111,7 +111,7 @@ public final class MemoryBudget: Sendable {
     }
 
     /// The bytes that could be charged now.
-    public var available: Int { usage.withLock { max(0, limit - $0.total) } }
+    package var available: Int { usage.withLock { max(0, limit - $0.total) } }
 
     func release(_ bytes: Int, for kind: Kind) {
         guard bytes != 0 else { return }
@@ -166,23 +166,23 @@ public final class MemoryBudget: Sendable {
     /// What a runtime stub counts: three times the bytes of its mapping's JSON text, for the text kept as
     /// the stub's source, its parsed definition, and the response body made from it (twenty 10 MB stubs held
     /// 618 MB, 3.1 times their text).
-    public static func stubCost(mappingBytes: Int) -> Int {
+    package static func stubCost(mappingBytes: Int) -> Int {
         3 * mappingBytes
     }
 
     /// What an admin answer built whole counts before it is built: three times the bodies it shows (a body
     /// appears as text and as base64, and in the JSON tree before its text is written), plus 2 KiB for each
     /// serve event or stub in it.
-    public static func answerCost(bodyBytes: Int, events: Int) -> Int {
+    package static func answerCost(bodyBytes: Int, events: Int) -> Int {
         3 * bodyBytes + 2_048 * events
     }
 }
 
 /// Bytes held against a ``MemoryBudget``, given back by ``release()`` or when the charge is deallocated:
 /// kept with what it pays for (a stub, an answer's body), it lasts exactly as long as that memory does.
-public final class MemoryCharge: Sendable {
+package final class MemoryCharge: Sendable {
     /// The bytes held.
-    public let bytes: Int
+    package let bytes: Int
     private let budget: MemoryBudget
     private let kind: MemoryBudget.Kind
     private let released = Locked(false)
@@ -194,7 +194,7 @@ public final class MemoryCharge: Sendable {
     }
 
     /// Gives the bytes back now; later calls, and deallocation, do nothing more.
-    public func release() {
+    package func release() {
         let first = released.withLock { released -> Bool in
             defer { released = true }
             return !released

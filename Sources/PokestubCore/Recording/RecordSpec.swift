@@ -13,25 +13,25 @@ import Foundation
 /// Fields WireMock has and pokestub does not support (`extractBodyCriteria`, `requestBodyPattern`,
 /// `transformers`, `transformerParameters`, `repeatsAsScenarios: true`) are refused with a 400 naming the
 /// field, never ignored.
-public struct RecordSpec: Sendable {
+package struct RecordSpec: Sendable {
     /// The upstream to record from (`targetBaseUrl`); `nil` means the configured `upstream`.
-    public var targetBaseURL: String?
+    package var targetBaseURL: String?
     /// Only requests matching this pattern are recorded (`filters`, a request pattern).
-    public var filter: RequestPattern?
+    package var filter: RequestPattern?
     /// Only these serve events are turned into stubs (`filters.ids`, snapshot only).
-    public var eventIDs: Set<UUID>?
+    package var eventIDs: Set<UUID>?
     /// Request headers to match on (`captureHeaders`), by name with whether case is ignored.
-    public var capturedHeaders: [String: Bool]
+    package var capturedHeaders: [String: Bool]
     /// Whether to write files (`persist`, default `true`).
-    public var persist: Bool
+    package var persist: Bool
     /// Whether the answer lists only ids (`outputFormat: "IDS"`) instead of whole mappings (`"FULL"`).
-    public var outputIDsOnly: Bool
+    package var outputIDsOnly: Bool
     /// The mode while recording (pokestub's own field): `record` (default, WireMock's behaviour: every
     /// request goes upstream) or `record-missing` (stubs answer what they can).
-    public var mode: ServeMode
+    package var mode: ServeMode
 
     /// A spec with WireMock's defaults.
-    public init() {
+    package init() {
         targetBaseURL = nil
         filter = nil
         eventIDs = nil
@@ -52,7 +52,7 @@ public struct RecordSpec: Sendable {
     ///   - body: The request body.
     ///   - snapshot: Whether this is a snapshot (which takes `filters.ids` and no `targetBaseUrl` or `mode`).
     /// - Throws: ``AdminError`` (400) naming the field that is invalid or not supported.
-    public init(body: Data, snapshot: Bool) throws(AdminError) {
+    package init(body: Data, snapshot: Bool) throws(AdminError) {
         self.init()
         guard !body.isEmpty else { return }
         let json = try AdminAPI.parse(body, what: "record spec")

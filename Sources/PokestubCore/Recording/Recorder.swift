@@ -12,14 +12,14 @@ import Foundation
 ///   the upstream's member order, numbers and escapes (``Recording/jsonBodyText``), text becomes `body`;
 ///   larger or binary bodies go to `__files/` through `bodyFileName`, as received after content decoding.
 /// - Secret query parameter values are matched with `{"matches": ".*"}` and shown as `<redacted>`.
-public struct Recorder: Sendable {
+package struct Recorder: Sendable {
     /// What to keep and how.
-    public var options: RecordingOptions
+    package var options: RecordingOptions
 
     /// Creates a recorder.
     ///
     /// - Parameter options: Redaction, volatile headers, body placement.
-    public init(options: RecordingOptions = RecordingOptions()) {
+    package init(options: RecordingOptions = RecordingOptions()) {
         self.options = options
     }
 
@@ -32,7 +32,7 @@ public struct Recorder: Sendable {
     ///   - upstream: The upstream base URL the exchange went to, kept in the mapping's `metadata` under
     ///     ``StubMapping/recordedFromKey`` so serving can point that upstream's links at the daemon.
     /// - Returns: The mapping and body file to write.
-    public func recording(
+    package func recording(
         of request: HTTPRequest, response: UpstreamResponse, key: RecordingKey? = nil, upstream: String? = nil
     ) -> Recording {
         let key = key ?? RecordingKey(request, options: options)

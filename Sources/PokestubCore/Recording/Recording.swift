@@ -2,36 +2,36 @@ import Foundation
 
 /// One recorded exchange as it will be written: the mapping, and the body file when the body lives in
 /// `__files/`.
-public struct Recording: Sendable {
+package struct Recording: Sendable {
     /// The request's identity.
-    public var key: RecordingKey
+    package var key: RecordingKey
     /// Where the files go.
-    public var fileName: RecordingFileName
+    package var fileName: RecordingFileName
     /// The stub's id, derived from the mapping path as the loader derives ids, so the stub keeps it across
     /// reloads and re-recordings.
-    public var id: UUID
+    package var id: UUID
     /// The mapping, naming the body file through `bodyFileName` when ``bodyFile`` is set.
-    public var mapping: JSONValue
+    package var mapping: JSONValue
     /// The body file, relative to `__files/`, when the body is not inside the mapping.
-    public var bodyFile: BodyFileToWrite?
+    package var bodyFile: BodyFileToWrite?
     /// The upstream's JSON text when the body is the mapping's `jsonBody`: written in the mapping file in its
     /// own member order, numbers and escapes (``JSONText/pretty(_:level:)``), so the stub serves it compacted
     /// as the upstream wrote it, byte for byte when the upstream sent compact JSON.
-    public var jsonBodyText: Data? = nil
+    package var jsonBodyText: Data? = nil
 
     /// A body file to write under `__files/`.
-    public struct BodyFileToWrite: Sendable, Hashable {
+    package struct BodyFileToWrite: Sendable, Hashable {
         /// The path relative to `__files/`, the mapping's `bodyFileName`.
-        public var name: String
+        package var name: String
         /// The bytes to write.
-        public var data: Data
+        package var data: Data
 
         /// Creates a body file.
         ///
         /// - Parameters:
         ///   - name: The path relative to `__files/`.
         ///   - data: The bytes.
-        public init(name: String, data: Data) {
+        package init(name: String, data: Data) {
             self.name = name
             self.data = data
         }
@@ -39,7 +39,7 @@ public struct Recording: Sendable {
 
     /// The mapping file's bytes: canonical pretty JSON (``CanonicalJSON``) with a final newline, stable for
     /// review, and the `jsonBody` as the upstream wrote it (``jsonBodyText``), indented the same way.
-    public var mappingData: Data {
+    package var mappingData: Data {
         guard let jsonBodyText, case .object(var members) = mapping, case .object(var response)? = members["response"]
         else { return CanonicalJSON.pretty(mapping) }
         response["jsonBody"] = .string(Recording.jsonBodyPlaceholder)
@@ -59,13 +59,13 @@ public struct Recording: Sendable {
     private static let jsonBodyPlaceholder = "\u{1}pokestub-jsonBody\u{1}"
 
     /// The mapping file to write: ``mappingData`` at ``RecordingFileName/mappingPath``, with ``bodyFile``.
-    public var stubFile: StubFile {
+    package var stubFile: StubFile {
         StubFile(path: fileName.mappingPath, data: mappingData, bodyFile: bodyFile)
     }
 
     /// The mapping's bytes with the body inside (`base64Body` instead of `bodyFileName`), for a recording kept
     /// only in memory; ``mappingData`` when the body is inside already.
-    public var inlineMappingData: Data {
+    package var inlineMappingData: Data {
         guard let bodyFile, case .object(var members) = mapping, case .object(var response)? = members["response"]
         else { return mappingData }
         response.removeValue(forKey: "bodyFileName")

@@ -22,10 +22,10 @@
 /// `..` or hidden files), Windows device names (`con`, `nul`, `com1`, …) get their first letter encoded, an
 /// empty segment (`//`) becomes `~`, a segment longer than 64 bytes is cut and suffixed with `~` and a hash,
 /// and paths deeper than 12 folders fold the rest into one hashed folder.
-public struct RecordingFileName: Sendable, Hashable {
+package struct RecordingFileName: Sendable, Hashable {
     /// The path relative to both `mappings/` and `__files/`, without extension:
     /// `api/v2/pokemon/1/GET`.
-    public let stem: String
+    package let stem: String
 
     /// The most bytes of one encoded segment before it is cut and hashed.
     static let maxComponentBytes = 64
@@ -35,7 +35,7 @@ public struct RecordingFileName: Sendable, Hashable {
     /// Derives the file name of a recording.
     ///
     /// - Parameter key: The request's recording key.
-    public init(key: RecordingKey) {
+    package init(key: RecordingKey) {
         var segments = key.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if segments.first == "" { segments.removeFirst() }
         let leafSegment = segments.popLast() ?? ""
@@ -53,13 +53,13 @@ public struct RecordingFileName: Sendable, Hashable {
     }
 
     /// The mapping file, relative to the stub root: `mappings/api/v2/pokemon/1/GET.json`.
-    public var mappingPath: String { "mappings/" + stem + ".json" }
+    package var mappingPath: String { "mappings/" + stem + ".json" }
 
     /// The body file, relative to `__files/`: `api/v2/pokemon/1/GET.png`.
     ///
     /// - Parameter fileExtension: The extension without the dot, e.g. `json` or `png`.
     /// - Returns: The `bodyFileName` to write into the mapping.
-    public func bodyFileName(extension fileExtension: String) -> String {
+    package func bodyFileName(extension fileExtension: String) -> String {
         stem + "." + fileExtension
     }
 

@@ -5,27 +5,27 @@ import Foundation
 ///
 /// Concurrent requests with the same key share one upstream call; requests with the same key always land in
 /// the same file (``RecordingFileName``).
-public struct RecordingKey: Sendable, Hashable {
+package struct RecordingKey: Sendable, Hashable {
     /// The method as sent.
-    public var method: String
+    package var method: String
     /// The path, percent-decoded once (`%2F` kept), as ``HTTPRequest/path``.
-    public var path: String
+    package var path: String
     /// The query parameters, decoded, secret values redacted, sorted by name then value.
-    public var query: [QueryItem]
+    package var query: [QueryItem]
     /// The body's digest: 16 hex digits of a stable hash of the body (of its canonical form when it is
     /// JSON), or `nil` when there is no body.
-    public var bodyDigest: String?
+    package var bodyDigest: String?
     /// Captured request header values by lower-cased name (``RecordingOptions/capturedHeaders``).
-    public var capturedHeaders: [String: String]
+    package var capturedHeaders: [String: String]
 
     /// One query parameter.
-    public struct QueryItem: Sendable, Hashable, Comparable {
+    package struct QueryItem: Sendable, Hashable, Comparable {
         /// The decoded name.
-        public var name: String
+        package var name: String
         /// The decoded value, or ``RecordingOptions/redactedValue``.
-        public var value: String
+        package var value: String
 
-        public static func < (lhs: QueryItem, rhs: QueryItem) -> Bool {
+        package static func < (lhs: QueryItem, rhs: QueryItem) -> Bool {
             lhs.name != rhs.name ? lhs.name < rhs.name : lhs.value < rhs.value
         }
     }
@@ -35,7 +35,7 @@ public struct RecordingKey: Sendable, Hashable {
     /// - Parameters:
     ///   - request: The request as received.
     ///   - options: Redaction and captured headers.
-    public init(_ request: HTTPRequest, options: RecordingOptions) {
+    package init(_ request: HTTPRequest, options: RecordingOptions) {
         method = request.method
         path = request.path
         query = request.queryParameters.map { parameter in
@@ -57,7 +57,7 @@ public struct RecordingKey: Sendable, Hashable {
     }
 
     /// A short hash of the normalized query, or `nil` without one: 8 hex digits.
-    public var queryHash: String? {
+    package var queryHash: String? {
         guard !query.isEmpty else { return nil }
         var hash = StableHash()
         for item in query {
@@ -69,7 +69,7 @@ public struct RecordingKey: Sendable, Hashable {
 
     /// A short hash of the body digest and captured header values, or `nil` when there are neither:
     /// 8 hex digits.
-    public var bodyHash: String? {
+    package var bodyHash: String? {
         guard bodyDigest != nil || !capturedHeaders.isEmpty else { return nil }
         var hash = StableHash()
         hash.combine(field: bodyDigest ?? "")

@@ -11,7 +11,7 @@ public struct RecordingOptions: Sendable, Equatable {
     /// list, so `api_key`, `apiKey`, `access_token` and `client-secret` are. Config key
     /// `recording.redactQueryParameters`.
     public var redactedQueryWords: [String]
-    /// Response header names never written (``HeaderPolicy/defaultVolatileHeaders``).
+    /// Response header names never written (``defaultVolatileHeaders``).
     public var volatileHeaders: [String] {
         didSet { volatileNames = Set(volatileHeaders.map(\.asciiLowercased)) }
     }
@@ -28,13 +28,17 @@ public struct RecordingOptions: Sendable, Equatable {
     /// served from memory until the next reset.
     public var persist: Bool
     /// Only requests that match this pattern are recorded (WireMock's `filters`); others are proxied.
-    public var filter: RequestPattern?
+    package var filter: RequestPattern?
 
     /// What a redacted value becomes.
     public static let redactedValue = "<redacted>"
 
     /// The default redacted header names.
     public static let defaultRedactedHeaders = ["Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Auth-Token"]
+
+    /// The default response header names never written, lower-cased: fields that change on every call (dates
+    /// and ages, tracing and request ids, CDN and cache bookkeeping) and would make each re-recording a diff.
+    public static let defaultVolatileHeaders = HeaderPolicy.defaultVolatileHeaders
 
     /// The default secret words in query parameter names.
     public static let defaultRedactedQueryWords = [
@@ -51,12 +55,11 @@ public struct RecordingOptions: Sendable, Equatable {
     ///   - largeBodyBytes: The largest body, in bytes, kept inside the mapping file.
     ///   - capturedHeaders: Request headers to match on (name to case-insensitive flag).
     ///   - persist: Whether to write files.
-    ///   - filter: Which requests to record.
     public init(
         redactedHeaders: [String] = RecordingOptions.defaultRedactedHeaders,
         redactedQueryWords: [String] = RecordingOptions.defaultRedactedQueryWords,
-        volatileHeaders: [String] = HeaderPolicy.defaultVolatileHeaders, largeBodyBytes: Int = 65_536,
-        capturedHeaders: [String: Bool] = [:], persist: Bool = true, filter: RequestPattern? = nil
+        volatileHeaders: [String] = RecordingOptions.defaultVolatileHeaders, largeBodyBytes: Int = 65_536,
+        capturedHeaders: [String: Bool] = [:], persist: Bool = true
     ) {
         self.redactedHeaders = redactedHeaders
         self.redactedQueryWords = redactedQueryWords
@@ -65,7 +68,7 @@ public struct RecordingOptions: Sendable, Equatable {
         self.largeBodyBytes = largeBodyBytes
         self.capturedHeaders = capturedHeaders
         self.persist = persist
-        self.filter = filter
+        self.filter = nil
     }
 
     /// Whether a header's value is redacted.

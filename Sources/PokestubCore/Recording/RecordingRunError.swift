@@ -1,5 +1,5 @@
 /// Why a recording run could not be started or stopped; the admin API answers each with 409 Conflict.
-public enum RecordingRunError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RecordingRunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A run is already going, from this upstream.
     case alreadyRecording(upstream: String)
     /// No run is going.
@@ -7,7 +7,7 @@ public enum RecordingRunError: Error, Sendable, Equatable, CustomStringConvertib
     /// The daemon has no upstream client to record through.
     case noUpstreamClient
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .alreadyRecording(let upstream): "a recording from \(upstream) is running; stop it first"
         case .notRecording: "no recording is running"

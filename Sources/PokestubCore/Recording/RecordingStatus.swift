@@ -1,5 +1,5 @@
 /// Whether a recording run is going, as WireMock's `GET /__admin/recordings/status` says it.
-public enum RecordingStatus: String, Sendable {
+package enum RecordingStatus: String, Sendable {
     /// Recording (started through the admin API, or the daemon runs in a record mode).
     case recording = "Recording"
     /// A run went and was stopped.

@@ -24,12 +24,12 @@ import PokestubLocking
 /// Durability (``Durability``) is the caller's choice, so an answer waits for no disk flush it does not need:
 /// recordings keep what a kill of the process (`kill -9`) cannot undo; `pokestub import` and the admin API's
 /// writes also what a power loss cannot.
-public struct RecordingWriter: Sendable {
+package struct RecordingWriter: Sendable {
     /// The stub root (the folder holding `mappings/` and `__files/`).
-    public let root: URL
+    package let root: URL
     /// Whether the loader reads every stub's response as a template (`globalResponseTemplating`), so
     /// ``check(_:)`` does too.
-    public let globalResponseTemplating: Bool
+    package let globalResponseTemplating: Bool
     /// Held while a commit compares and writes.
     private let commits = Locked(())
 
@@ -38,13 +38,13 @@ public struct RecordingWriter: Sendable {
     /// - Parameters:
     ///   - root: The stub root.
     ///   - globalResponseTemplating: Whether the loader of this root reads every response as a template.
-    public init(root: URL, globalResponseTemplating: Bool = false) {
+    package init(root: URL, globalResponseTemplating: Bool = false) {
         self.root = root
         self.globalResponseTemplating = globalResponseTemplating
     }
 
     /// How a stub file compares with what was on disk.
-    public enum Change: String, Sendable, Hashable {
+    package enum Change: String, Sendable, Hashable {
         /// No mapping file was there.
         case new
         /// The same bytes were there.
@@ -63,7 +63,7 @@ public struct RecordingWriter: Sendable {
     }
 
     /// What a commit's files survive once it returns.
-    public enum Durability: Sendable, Hashable {
+    package enum Durability: Sendable, Hashable {
         /// A crash of the process, `kill -9` included: each file is the old one or the new one, whole (the
         /// kernel holds what was written, and the rename is atomic). No disk flush is waited for, so a power
         /// loss or a crash of the system may leave a file written in the seconds before it absent, old, or, on
@@ -77,15 +77,15 @@ public struct RecordingWriter: Sendable {
     }
 
     /// A stub file written, or found already there.
-    public struct Committed: Sendable {
+    package struct Committed: Sendable {
         /// The stub the file holds (``StubFile/Checked/stub``).
-        public var stub: StubMapping
+        package var stub: StubMapping
         /// How the file compares with what was on disk before.
-        public var change: Change
+        package var change: Change
         /// ``fingerprintOnDisk(of:)`` before the commit (`nil`: no mapping file).
-        public var original: UInt64?
+        package var original: UInt64?
         /// ``StubFile/fingerprint`` of the file committed.
-        public var latest: UInt64
+        package var latest: UInt64
         /// The mapping file and the body file right after the commit, with which files they were; `nil` when
         /// one was missing.
         var identities: [(path: String, identity: FileIdentity)]?
@@ -97,7 +97,7 @@ public struct RecordingWriter: Sendable {
     /// - Parameter file: The stub file.
     /// - Returns: The file with its stub, ready for ``commit(_:durability:)``.
     /// - Throws: ``StubDefinitionError`` `<path> would not load: line <n>: <problem>`.
-    public func check(_ file: StubFile) throws(StubDefinitionError) -> StubFile.Checked {
+    package func check(_ file: StubFile) throws(StubDefinitionError) -> StubFile.Checked {
         let bodyFiles = BodyFileStore(root: url("__files"), toBeWritten: file.bodyFile.map { [$0.name] } ?? [])
         let stub = try StubLoader.stub(
             in: file.data, path: file.path, bodyFiles: bodyFiles, globalResponseTemplating: globalResponseTemplating)
@@ -113,7 +113,7 @@ public struct RecordingWriter: Sendable {
     /// - Returns: Each file's stub and how it compared with the disk, in order.
     /// - Throws: ``StubDefinitionError`` naming the first file that would not load (nothing written);
     ///   ``RecordingWriteError`` naming the file that could not be written (those before it are written).
-    public func commit(checking files: [StubFile], durability: Durability) throws -> [Committed] {
+    package func commit(checking files: [StubFile], durability: Durability) throws -> [Committed] {
         var checked: [StubFile.Checked] = []
         for file in files { checked.append(try check(file)) }
         var committed: [Committed] = []
@@ -128,7 +128,7 @@ public struct RecordingWriter: Sendable {
     ///   - durability: What the files survive once this returns.
     /// - Returns: The file's stub and how it compared with the disk.
     /// - Throws: ``RecordingWriteError`` naming the folder or file that could not be written.
-    public func commit(_ checked: StubFile.Checked, durability: Durability) throws(RecordingWriteError) -> Committed {
+    package func commit(_ checked: StubFile.Checked, durability: Durability) throws(RecordingWriteError) -> Committed {
         let file = checked.file
         let latest = file.fingerprint
         return try commits.withLock { _ throws(RecordingWriteError) in
@@ -152,7 +152,7 @@ public struct RecordingWriter: Sendable {
     /// - Parameter file: The stub file.
     /// - Returns: A hash of the mapping file's and the body file's bytes, comparable with
     ///   ``StubFile/fingerprint`` within one process.
-    public func fingerprintOnDisk(of file: StubFile) -> UInt64? {
+    package func fingerprintOnDisk(of file: StubFile) -> UInt64? {
         guard let mapping = try? Data(contentsOf: url(file.path)) else { return nil }
         guard let bodyFile = file.bodyFile else { return ContentDigest([mapping]).value }
         return ContentDigest([mapping, (try? Data(contentsOf: url("__files/" + bodyFile.name))) ?? Data()]).value

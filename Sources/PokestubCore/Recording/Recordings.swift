@@ -11,7 +11,7 @@ import Foundation
 ///
 /// A request goes one way: the engine asks for a ``ForwardPlan`` (its recording key computed once), hands the
 /// plan to ``forward(_:plan:eventID:completion:)``, and gets a ``ForwardOutcome`` back.
-public final class Recordings: Sendable {
+package final class Recordings: Sendable {
     /// Holds the current mode, which starting and stopping a run changes.
     let info: ServerInfo
     private let forwarder: UpstreamForwarder
@@ -22,16 +22,16 @@ public final class Recordings: Sendable {
     private let logger: Logger
 
     /// How one request is sent upstream: decided once, when the engine forwards it.
-    public struct ForwardPlan: Sendable {
+    package struct ForwardPlan: Sendable {
         /// The upstream base URL it goes to.
-        public var upstream: String
+        package var upstream: String
         /// Redaction, captured headers, persistence and filter in force.
         var options: RecordingOptions
         /// The request's recording key under ``options``: what identical requests in flight share, and the
         /// recording's file name.
         var key: RecordingKey
         /// Whether the answer is recorded (else passed on and kept for a snapshot).
-        public var records: Bool
+        package var records: Bool
         /// Whether to look for a matching stub again once this request leads (record-missing: a stub may have
         /// been recorded between this request's miss and its turn).
         var recheck: Bool
@@ -47,7 +47,7 @@ public final class Recordings: Sendable {
     ///   - options: Redaction and body placement.
     ///   - rewriter: The link rewriter to tell about a run's own `targetBaseUrl`, if links are rewritten.
     ///   - logger: Where recordings and upstream failures are logged.
-    public init(
+    package init(
         store: StubStore, info: ServerInfo, upstream: String, client: (any UpstreamClient)?,
         options: RecordingOptions = RecordingOptions(), rewriter: LinkRewriter? = nil, logger: Logger = .disabled
     ) {
@@ -61,16 +61,16 @@ public final class Recordings: Sendable {
     }
 
     /// The upstream requests go to now.
-    public var upstream: String { run.settings.upstream }
+    package var upstream: String { run.settings.upstream }
 
     /// The recording options now: the configured ones, or those of a run started through the admin API.
-    public var options: RecordingOptions { run.settings.options }
+    package var options: RecordingOptions { run.settings.options }
 
     /// Whether a recording run is going.
-    public var status: RecordingStatus { run.status }
+    package var status: RecordingStatus { run.status }
 
     /// New, unchanged and changed stubs since the daemon started: what pokestub logs when it stops.
-    public var lifetimeReport: RecordingReport { persistence.lifetimeReport }
+    package var lifetimeReport: RecordingReport { persistence.lifetimeReport }
 
     /// How a request the engine forwards in `mode` is sent: recorded in the record modes when the run's filter
     /// takes it, else passed on.
@@ -78,7 +78,7 @@ public final class Recordings: Sendable {
     /// - Parameters:
     ///   - request: The request as received.
     ///   - mode: The serve mode it is forwarded in.
-    public func plan(for request: HTTPRequest, in mode: ServeMode) -> ForwardPlan {
+    package func plan(for request: HTTPRequest, in mode: ServeMode) -> ForwardPlan {
         let settings = run.settings
         let records = (mode == .record || mode == .recordMissing) && (settings.options.filter?.matches(request) ?? true)
         return ForwardPlan(
@@ -93,7 +93,7 @@ public final class Recordings: Sendable {
     /// - Parameters:
     ///   - request: The request for the upstream (``StubProxy/upstreamRequest(for:)``).
     ///   - completion: Called once, on an upstream client thread, with the upstream's answer or the failure.
-    public func send(
+    package func send(
         _ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, UpstreamError>) -> Void
     ) {
         forwarder.send(request) { [logger] result in
@@ -111,7 +111,7 @@ public final class Recordings: Sendable {
     ///   - plan: From ``plan(for:in:)``.
     ///   - eventID: The serve event's id, to find a proxied exchange again for a snapshot.
     ///   - completion: Called once, on an upstream client thread, with the outcome.
-    public func forward(
+    package func forward(
         _ request: HTTPRequest, plan: ForwardPlan, eventID: UUID,
         completion: @escaping @Sendable (ForwardOutcome) -> Void
     ) {
@@ -155,7 +155,7 @@ public final class Recordings: Sendable {
     ///
     /// - Parameter spec: Target, filters, captured headers, persistence and mode.
     /// - Throws: ``RecordingRunError`` when a run is already going or there is no upstream client.
-    public func start(_ spec: RecordSpec) throws(RecordingRunError) {
+    package func start(_ spec: RecordSpec) throws(RecordingRunError) {
         guard forwarder.hasClient else { throw .noUpstreamClient }
         let target = try run.start(spec, modeNow: info.mode)
         rewriter?.addUpstreamBase(target)
@@ -168,7 +168,7 @@ public final class Recordings: Sendable {
     ///
     /// - Returns: The mappings recorded since the start, in the order first recorded, and the report.
     /// - Throws: ``RecordingRunError/notRecording``.
-    public func stop() throws(RecordingRunError) -> (mappings: [JSONValue], report: RecordingReport) {
+    package func stop() throws(RecordingRunError) -> (mappings: [JSONValue], report: RecordingReport) {
         let (ledger, modeBefore) = try run.stop()
         info.mode = modeBefore
         logger.notice("recording stopped: \(ledger.report)")
@@ -181,7 +181,7 @@ public final class Recordings: Sendable {
     ///   - events: The journal's serve events.
     ///   - spec: Filters (including `ids`), captured headers and persistence.
     /// - Returns: The mappings made and how they compare with the disk.
-    public func snapshot(events: [ServeEvent], spec: RecordSpec) -> (mappings: [JSONValue], report: RecordingReport) {
+    package func snapshot(events: [ServeEvent], spec: RecordSpec) -> (mappings: [JSONValue], report: RecordingReport) {
         var options = run.configuredOptions
         options.capturedHeaders = spec.capturedHeaders
         options.persist = spec.persist

@@ -4,14 +4,14 @@ import Foundation
 /// `bodyFileName` names, if any. Every writer of stubs makes one (recordings and snapshots through
 /// ``Recording/stubFile``, `pokestub import`, `POST /__admin/mappings/save`, persistent admin stubs) and hands
 /// it to ``RecordingWriter/check(_:)`` and ``RecordingWriter/commit(_:durability:)``.
-public struct StubFile: Sendable {
+package struct StubFile: Sendable {
     /// The mapping file's path relative to the stub root, `mappings/….json`; a mapping without an id gets the
     /// one derived from it, as at load.
-    public var path: String
+    package var path: String
     /// The mapping file's bytes, exactly as they are written.
-    public var data: Data
+    package var data: Data
     /// The body file, written under `__files/` before the mapping, when the mapping names one.
-    public var bodyFile: Recording.BodyFileToWrite?
+    package var bodyFile: Recording.BodyFileToWrite?
 
     /// Creates a stub file.
     ///
@@ -19,7 +19,7 @@ public struct StubFile: Sendable {
     ///   - path: The mapping file's path relative to the stub root, `mappings/….json`.
     ///   - data: The mapping file's bytes: one mapping object.
     ///   - bodyFile: The body file the mapping names in `bodyFileName`, if it is written with it.
-    public init(path: String, data: Data, bodyFile: Recording.BodyFileToWrite? = nil) {
+    package init(path: String, data: Data, bodyFile: Recording.BodyFileToWrite? = nil) {
         self.path = path
         self.data = data
         self.bodyFile = bodyFile
@@ -27,19 +27,19 @@ public struct StubFile: Sendable {
 
     /// A hash of the mapping's and the body file's bytes, comparable with
     /// ``RecordingWriter/fingerprintOnDisk(of:)`` within one process.
-    public var fingerprint: UInt64 {
+    package var fingerprint: UInt64 {
         guard let bodyFile else { return ContentDigest([data]).value }
         return ContentDigest([data, bodyFile.data]).value
     }
 
     /// A stub file read by the loader's rules (``RecordingWriter/check(_:)``), with the stub it holds: the only
     /// thing ``RecordingWriter/commit(_:durability:)`` writes.
-    public struct Checked: Sendable {
+    package struct Checked: Sendable {
         /// The file.
-        public let file: StubFile
+        package let file: StubFile
         /// The stub the file loads as once written: from the file at ``StubFile/path``, its definition the
         /// file's bytes.
-        public let stub: StubMapping
+        package let stub: StubMapping
 
         init(file: StubFile, stub: StubMapping) {
             self.file = file

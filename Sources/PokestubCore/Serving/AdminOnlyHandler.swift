@@ -1,15 +1,15 @@
 /// The handler of the admin API's own port (config `adminPort`): admin requests go to the engine, after its
 /// token check; anything else is 404.
-public struct AdminOnlyHandler: HTTPHandler {
+package struct AdminOnlyHandler: HTTPHandler {
     /// The engine whose admin API this serves.
-    public let engine: StubEngine
+    package let engine: StubEngine
 
     /// Creates the handler.
-    public init(engine: StubEngine) {
+    package init(engine: StubEngine) {
         self.engine = engine
     }
 
-    public func handle(_ request: HTTPRequest) -> HTTPReply {
+    package func handle(_ request: HTTPRequest) -> HTTPReply {
         guard AdminAPI.isAdmin(request) else {
             return .response(AdminError.notFound("this port serves only the admin API under /__admin").response)
         }

@@ -21,7 +21,7 @@ import Foundation
 /// The upstream bases are kept with the daemon's other per-request facts (``ServerInfo/Serving``), which a
 /// request reads in one lock and hands to ``rewrite(_:to:recordedFrom:serving:)``; a ``ServerInfo`` has one
 /// rewriter.
-public final class LinkRewriter: Sendable {
+package final class LinkRewriter: Sendable {
     private let info: ServerInfo
 
     /// Creates a rewriter.
@@ -30,7 +30,7 @@ public final class LinkRewriter: Sendable {
     ///   - upstreamBases: Upstream base URLs to replace, e.g. `["https://pokeapi.co"]`; empty ones and
     ///     duplicates are ignored, a trailing `/` is dropped.
     ///   - info: Where the daemon's own base URL is read, at the first request after it changes.
-    public init(upstreamBases: [String], info: ServerInfo) {
+    package init(upstreamBases: [String], info: ServerInfo) {
         self.info = info
         let bases = LinkRewriter.normalized(upstreamBases)
         info.update { serving in
@@ -40,7 +40,7 @@ public final class LinkRewriter: Sendable {
     }
 
     /// The upstream base URLs being replaced.
-    public var upstreamBases: [String] {
+    package var upstreamBases: [String] {
         info.serving.upstreamBases
     }
 
@@ -48,7 +48,7 @@ public final class LinkRewriter: Sendable {
     /// when it is new.
     ///
     /// - Parameter base: The base URL, e.g. `http://127.0.0.1:9000`.
-    public func addUpstreamBase(_ base: String) {
+    package func addUpstreamBase(_ base: String) {
         info.update { serving in
             let updated = LinkRewriter.normalized(serving.upstreamBases + [base])
             if updated != serving.upstreamBases {
@@ -65,7 +65,8 @@ public final class LinkRewriter: Sendable {
     ///   - base: The base URL links should point at; default the daemon's (a session passes its own).
     ///   - recordedFrom: The upstream base URL the stub was recorded from, replaced too.
     /// - Returns: The response to send; the same body object when there is nothing to rewrite.
-    public func rewrite(_ response: HTTPResponse, to base: String? = nil, recordedFrom: String? = nil) -> HTTPResponse {
+    package func rewrite(_ response: HTTPResponse, to base: String? = nil, recordedFrom: String? = nil) -> HTTPResponse
+    {
         rewrite(response, to: base, recordedFrom: recordedFrom, serving: info.serving)
     }
 
@@ -119,7 +120,7 @@ public final class LinkRewriter: Sendable {
     ///
     /// - Parameter response: The response built from the upstream's.
     /// - Returns: The response to send.
-    public func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
+    package func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
         var result = response
         rewriteLocation(&result, to: info.baseURL, bases: upstreamBases)
         if response.body.count > 0, !LinkRewriter.isBinary(response.headers["Content-Type"]),
@@ -147,7 +148,7 @@ public final class LinkRewriter: Sendable {
     ///   - bases: Base URLs to replace, without trailing `/`.
     ///   - target: The base URL to put instead, without trailing `/`.
     /// - Returns: The new bytes, or `nil` when nothing was replaced.
-    public static func rewrite(_ data: Data, bases: [String], to target: String) -> Data? {
+    package static func rewrite(_ data: Data, bases: [String], to target: String) -> Data? {
         var patterns: [(needle: [UInt8], replacement: [UInt8])] = []
         let replacement = Array(target.utf8)
         for base in bases where base != target && !base.isEmpty {

@@ -3,7 +3,7 @@
 /// Set through `POST /__admin/settings` and read on every served stub, kept with the daemon's other
 /// per-request facts (``ServerInfo``), so a request reads them with one lock. Sessions do not change them
 /// and are not slowed by them: a CI job's session serves its stubs without the daemon's delay.
-public final class ServeSettings: Sendable {
+package final class ServeSettings: Sendable {
     private let info: ServerInfo
 
     /// Creates settings with no delay, kept in `info`.
@@ -12,11 +12,11 @@ public final class ServeSettings: Sendable {
     }
 
     /// Milliseconds added to every stub answer's own delay (WireMock's `fixedDelay`); 0 for none.
-    public var fixedDelayMilliseconds: Int {
+    package var fixedDelayMilliseconds: Int {
         get { info.serving.fixedDelayMilliseconds }
         set { info.update { $0.fixedDelayMilliseconds = newValue } }
     }
 
     /// The most `fixedDelay` may be, in milliseconds: the same bound as a stub's `fixedDelayMilliseconds`.
-    public static let maxFixedDelayMilliseconds = 600_000
+    package static let maxFixedDelayMilliseconds = 600_000
 }

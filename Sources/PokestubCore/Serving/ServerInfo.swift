@@ -8,20 +8,20 @@ import PokestubLocking
 ///
 /// The addresses are fixed when the daemon is built (its listeners are bound first, so their ports are
 /// known); the mode changes when a recording run starts or stops, the rest through the admin API and reloads.
-public final class ServerInfo: Sendable {
+package final class ServerInfo: Sendable {
     /// The serve mode now: the configured one, or the one a recording run started through the admin API set.
-    public var mode: ServeMode {
+    package var mode: ServeMode {
         get { state.withLock { $0.mode } }
         set { state.withLock { $0.mode = newValue } }
     }
     private let state: Locked<Serving>
     /// When the daemon started.
-    public let startedAt: Date
+    package let startedAt: Date
     /// The base URL clients reach the daemon at, e.g. `http://127.0.0.1:8080` (no trailing slash).
-    public let baseURL: String
+    package let baseURL: String
     /// The base URL of the admin API's own port (config `adminPort`), e.g. `http://127.0.0.1:8081`; `nil` when
     /// the admin API is served on ``baseURL``.
-    public let adminBaseURL: String?
+    package let adminBaseURL: String?
 
     /// What a request of the daemon's scope reads, all at once (``serving``): one uncontended lock per request.
     struct Serving: Sendable {
@@ -44,7 +44,7 @@ public final class ServerInfo: Sendable {
     ///   - startedAt: When the daemon started.
     ///   - baseURL: Where clients reach it.
     ///   - adminBaseURL: Where its admin port is, if it has one.
-    public init(
+    package init(
         mode: ServeMode, startedAt: Date = Date(), baseURL: String = "http://127.0.0.1", adminBaseURL: String? = nil
     ) {
         state = Locked(Serving(mode: mode))

@@ -14,7 +14,7 @@ import Foundation
 /// period (`HTTPServer.stop(gracePeriod:)`), and a computation in progress ends with the process.
 ///
 /// `@unchecked Sendable`: the queue and the counts are read and written only with `condition` locked.
-public final class SlowRequestPool: @unchecked Sendable {
+package final class SlowRequestPool: @unchecked Sendable {
     /// How many requests may wait for a thread.
     let queueLimit: Int
     private let threads: Int
@@ -39,14 +39,14 @@ public final class SlowRequestPool: @unchecked Sendable {
     }
 
     /// How many requests are being computed now.
-    public var running: Int {
+    package var running: Int {
         condition.lock()
         defer { condition.unlock() }
         return busy
     }
 
     /// How many requests wait for a thread now.
-    public var waiting: Int {
+    package var waiting: Int {
         condition.lock()
         defer { condition.unlock() }
         return queue.count

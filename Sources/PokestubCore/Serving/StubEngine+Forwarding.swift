@@ -105,7 +105,7 @@ extension StubEngine {
     ///   - error: What went wrong.
     ///   - upstream: The upstream base URL.
     /// - Returns: The response.
-    public static func upstreamFailure(_ error: UpstreamError, upstream: String) -> HTTPResponse {
+    package static func upstreamFailure(_ error: UpstreamError, upstream: String) -> HTTPResponse {
         var body: [String: JSONValue] = [
             "status": .integer(Int64(error.status)),
             "error": .string(error.kind.rawValue),

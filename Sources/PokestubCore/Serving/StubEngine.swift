@@ -6,37 +6,37 @@ import Foundation
 /// It is the ``HTTPHandler`` the server calls; it does no I/O of its own on the request path (matching
 /// reads an immutable ``StubIndex``; the journal append takes one lock). Every request is served the same
 /// way within a ``ServingScope``: the daemon's, or under `/__sessions/{id}` a session's.
-public final class StubEngine: HTTPHandler {
+package final class StubEngine: HTTPHandler {
     /// The stubs.
-    public let store: StubStore
+    package let store: StubStore
     /// The request journal.
-    public let journal: RequestJournal
+    package let journal: RequestJournal
     /// The memory the journals, runtime stubs, admin answers and parsed request bodies hold together
     /// (``MemoryBudget``).
-    public let memory: MemoryBudget
+    package let memory: MemoryBudget
     /// The admin API.
-    public let admin: AdminAPI
+    package let admin: AdminAPI
     /// The serve mode now (the configured one, or a record mode started through the admin API).
-    public var mode: ServeMode { info.mode }
+    package var mode: ServeMode { info.mode }
     /// Facts about the running server (base URL, mode, start time).
-    public let info: ServerInfo
+    package let info: ServerInfo
     /// Upstream calls, recordings and the state of `/__admin/recordings/*`.
-    public let recordings: Recordings
+    package let recordings: Recordings
     /// Points upstream links in served bodies at this server, or `nil` when `rewriteUpstreamLinks` is off.
-    public let linkRewriter: LinkRewriter?
+    package let linkRewriter: LinkRewriter?
     /// Per-job sessions under `/__sessions/{id}`.
-    public let sessions: SessionRegistry
+    package let sessions: SessionRegistry
     /// Who may use the admin API, and whether this server answers it.
-    public let adminAccess: AdminAccess
+    package let adminAccess: AdminAccess
     /// The global settings (`/__admin/settings`): a delay added to every stub answer of the daemon's scope.
-    public let settings: ServeSettings
+    package let settings: ServeSettings
     /// What `POST /__admin/shutdown` calls; `pokestub serve` installs the handler that stops it.
-    public let shutdown: ShutdownTrigger
+    package let shutdown: ShutdownTrigger
     /// The work a request's response templates may do (config `limits.maxTemplateSteps` and
     /// `limits.maxResponseBytes`).
-    public let templateLimits: TemplateLimits
+    package let templateLimits: TemplateLimits
     /// Checks upstream answers against the API's schemas (PokeAPI's), or `nil` when they are not checked.
-    public let contract: ContractMonitor?
+    package let contract: ContractMonitor?
     private let nearMisses = NearMissCache()
     /// Where requests too slow for a server thread are served (``SlowRequestPool``).
     let slowRequests = SlowRequestPool(
@@ -74,7 +74,7 @@ public final class StubEngine: HTTPHandler {
     ///   - adminAccess: The admin token, and whether this server answers `/__admin` at all.
     ///   - shutdown: What `POST /__admin/shutdown` calls, and whether it may.
     ///   - logger: Where to log.
-    public init(
+    package init(
         store: StubStore, journal: RequestJournal, memory: MemoryBudget, info: ServerInfo, recordings: Recordings,
         sessions: SessionRegistry, linkRewriter: LinkRewriter?, contract: ContractMonitor?,
         templateLimits: TemplateLimits, adminAccess: AdminAccess, shutdown: ShutdownTrigger, logger: Logger
@@ -98,7 +98,7 @@ public final class StubEngine: HTTPHandler {
             shutdown: shutdown, memory: memory, slowRequests: slowRequests, contract: contract)
     }
 
-    public func handle(_ request: HTTPRequest) -> HTTPReply {
+    package func handle(_ request: HTTPRequest) -> HTTPReply {
         guard HTTPSyntax.isToken(request.method) else {
             // Nothing could match it, forward it or record it faithfully (a method is a token, RFC 9110 §9.1).
             return .response(
@@ -246,7 +246,7 @@ public final class StubEngine: HTTPHandler {
     }
 
     /// Answers an admin request, after checking ``adminAccess``; what the admin port's server calls.
-    public func handleAdmin(_ request: HTTPRequest) -> HTTPReply {
+    package func handleAdmin(_ request: HTTPRequest) -> HTTPReply {
         if let refusal = adminAccess.refusal(for: request) {
             logger.warning(
                 "admin request refused: \(request.method) \(request.path) from \(request.clientAddress ?? "?")")

@@ -7,36 +7,36 @@ import PokestubLocking
 /// Requests under the base path match the session's stubs first, then the stubs from disk, and land in the
 /// session's journal only. Its admin API is the daemon's, scoped: `/__admin/sessions/{id}/mappings`,
 /// `/__admin/sessions/{id}/requests`, and so on act on this session alone.
-public final class Session: Sendable {
+package final class Session: Sendable {
     /// The id: 24 lowercase hex digits (96 random bits), unguessable by other jobs.
-    public let id: String
+    package let id: String
     /// The session's secret: 48 hex digits (192 random bits), told only to its creator, in the answer to
     /// `POST /__admin/sessions`. With ``SessionLimits/requiresSecrets`` its own admin routes need it.
-    public let secret: String
+    package let secret: String
     /// The request header that carries a session's secret: `Pokestub-Session-Secret`.
-    public static let secretHeader = "Pokestub-Session-Secret"
+    package static let secretHeader = "Pokestub-Session-Secret"
     /// A name for people, e.g. the CI job's.
-    public let name: String?
+    package let name: String?
     /// When the session was made.
-    public let createdAt: Date
+    package let createdAt: Date
     /// Seconds without requests after which the session ends.
-    public let idleTimeoutSeconds: Int
+    package let idleTimeoutSeconds: Int
     /// The session's runtime stubs.
-    public let store: StubStore
+    package let store: StubStore
     /// The session's request journal.
-    public let journal: RequestJournal
+    package let journal: RequestJournal
     /// The near-miss reports of this session's recent misses: fewer and smaller than the daemon's (64
     /// reports, 1 MiB), as a daemon may hold hundreds of sessions.
     let nearMisses = NearMissCache(capacity: 64, maxReportBytes: 1 << 20)
     /// The admin API scoped to this session.
-    public let admin: AdminAPI
+    package let admin: AdminAPI
     private let lastUsedMilliseconds: Locked<Int64>
 
     /// The path prefix of the session's requests: `/__sessions/{id}`.
-    public var basePath: String { "\(Session.pathPrefix)/\(id)" }
+    package var basePath: String { "\(Session.pathPrefix)/\(id)" }
 
     /// The path prefix of every session's requests.
-    public static let pathPrefix = "/__sessions"
+    package static let pathPrefix = "/__sessions"
 
     init(
         name: String?, idleTimeoutSeconds: Int, limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String?,
@@ -58,7 +58,7 @@ public final class Session: Sendable {
     }
 
     /// Whether `request` carries this session's secret in ``secretHeader``, compared in constant time.
-    public func isOwned(by request: HTTPRequest) -> Bool {
+    package func isOwned(by request: HTTPRequest) -> Bool {
         guard let presented = request.headers[Session.secretHeader] else { return false }
         return AdminAccess.constantTimeEquals(presented.trimmingCharacters(in: .whitespaces), secret)
     }
@@ -79,7 +79,7 @@ public final class Session: Sendable {
     }
 
     /// When the session was last used.
-    public var lastUsed: Date {
+    package var lastUsed: Date {
         Date(timeIntervalSince1970: Double(lastUsedMilliseconds.withLock { $0 }) / 1000)
     }
 
@@ -95,7 +95,7 @@ public final class Session: Sendable {
     ///   - adminBaseURL: Where the daemon serves `/__admin` (its admin port, config `adminPort`), under which
     ///     the session's `adminUrl` lies; `nil` for `baseURL`.
     ///   - includingSecret: Whether to show ``secret``: only in the answer to its creator.
-    public func json(baseURL: String, adminBaseURL: String? = nil, includingSecret: Bool = false) -> JSONValue {
+    package func json(baseURL: String, adminBaseURL: String? = nil, includingSecret: Bool = false) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id),
             "baseUrl": .string(baseURL + basePath),

@@ -2,9 +2,9 @@ import Foundation
 import PokestubLocking
 
 /// The open sessions of a daemon, with their limits and idle expiry.
-public final class SessionRegistry: Sendable {
+package final class SessionRegistry: Sendable {
     /// The limits every session and the registry keep to.
-    public let limits: SessionLimits
+    package let limits: SessionLimits
     private let info: ServerInfo
     private let bodyFilesRoot: String?
     private let journalBodyBudget: JournalBodyBudget?
@@ -18,7 +18,7 @@ public final class SessionRegistry: Sendable {
     ///   - bodyFilesRoot: The stub root whose `__files/` sessions' stubs may name in `bodyFileName`.
     ///   - journalBodyBudget: The request-body budget the sessions' journals share with the daemon's.
     ///   - globalResponseTemplating: Whether sessions' stubs are response templates without the transformer.
-    public init(
+    package init(
         limits: SessionLimits, info: ServerInfo, bodyFilesRoot: String? = nil,
         journalBodyBudget: JournalBodyBudget? = nil, globalResponseTemplating: Bool = false
     ) {
@@ -33,7 +33,7 @@ public final class SessionRegistry: Sendable {
     let globalResponseTemplating: Bool
 
     /// Why a session could not be made.
-    public enum CreationError: Error, Sendable, Equatable {
+    package enum CreationError: Error, Sendable, Equatable {
         /// ``SessionLimits/maxSessions`` sessions are open.
         case tooManySessions(limit: Int)
         /// The idle time asked for is not between 1 second and ``SessionLimits/maxIdleSeconds``.
@@ -46,7 +46,7 @@ public final class SessionRegistry: Sendable {
     ///   - name: A name for people.
     ///   - idleTimeoutSeconds: Seconds without requests before it ends; default ``SessionLimits/defaultIdleSeconds``.
     /// - Throws: ``CreationError`` when the registry is full or the idle time is out of range.
-    public func create(name: String?, idleTimeoutSeconds: Int?, now: Date = Date()) throws(CreationError) -> Session {
+    package func create(name: String?, idleTimeoutSeconds: Int?, now: Date = Date()) throws(CreationError) -> Session {
         let idle = idleTimeoutSeconds ?? limits.defaultIdleSeconds
         guard (1...limits.maxIdleSeconds).contains(idle) else {
             throw .invalidIdleTimeout(idle, limit: limits.maxIdleSeconds)
@@ -63,7 +63,7 @@ public final class SessionRegistry: Sendable {
     }
 
     /// The open session with this id, marked as used; `nil` when there is none or it has expired.
-    public func session(id: String, now: Date = Date()) -> Session? {
+    package func session(id: String, now: Date = Date()) -> Session? {
         let found = sessions.withLock { sessions -> Session? in
             guard let session = sessions[id] else { return nil }
             if session.isExpired(at: now) {
@@ -80,12 +80,12 @@ public final class SessionRegistry: Sendable {
     ///
     /// - Returns: Whether it was open.
     @discardableResult
-    public func remove(id: String) -> Bool {
+    package func remove(id: String) -> Bool {
         sessions.withLock { $0.removeValue(forKey: id) != nil }
     }
 
     /// The open sessions, oldest first.
-    public var all: [Session] {
+    package var all: [Session] {
         expireIdle()
         return sessions.withLock { Array($0.values) }.sorted { $0.createdAt < $1.createdAt }
     }
@@ -94,7 +94,7 @@ public final class SessionRegistry: Sendable {
     ///
     /// - Returns: The ids of the sessions ended.
     @discardableResult
-    public func expireIdle(now: Date = Date()) -> [String] {
+    package func expireIdle(now: Date = Date()) -> [String] {
         sessions.withLock { sessions in
             let expired = sessions.values.filter { $0.isExpired(at: now) }.map(\.id)
             for id in expired { sessions.removeValue(forKey: id) }

@@ -1,24 +1,24 @@
 import PokestubLocking
 
 /// The current state of each scenario, for one stub set (the daemon's, or a session's).
-public final class ScenarioStates: Sendable {
+package final class ScenarioStates: Sendable {
     private let states = Locked<[String: String]>([:])
 
     /// Creates a set where every scenario is in ``ScenarioRule/started``.
-    public init() {}
+    package init() {}
 
     /// The scenario's state (``ScenarioRule/started`` until something moves it).
-    public func state(of scenario: String) -> String {
+    package func state(of scenario: String) -> String {
         states.withLock { $0[scenario] } ?? ScenarioRule.started
     }
 
     /// Moves a scenario to a state.
-    public func set(_ scenario: String, to state: String) {
+    package func set(_ scenario: String, to state: String) {
         states.withLock { $0[scenario] = state }
     }
 
     /// Moves every scenario back to ``ScenarioRule/started``.
-    public func reset() {
+    package func reset() {
         states.withLock { $0 = [:] }
     }
 

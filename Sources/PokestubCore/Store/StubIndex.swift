@@ -9,9 +9,9 @@ import Foundation
 ///
 /// A new index is built for every change and swapped in whole, so a request sees either the old set or the
 /// new one, never a mix.
-public final class StubIndex: Sendable {
+package final class StubIndex: Sendable {
     /// The stubs in the order added: later ones win ties of priority.
-    public let stubs: [StubMapping]
+    package let stubs: [StubMapping]
     /// The request patterns, apart from the stubs so matching touches nothing else.
     private let patterns: [RequestPattern]
     /// What each stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, built once.
@@ -31,34 +31,34 @@ public final class StubIndex: Sendable {
     private let byID: [UUID: Int]
 
     /// An index with no stubs.
-    public static let empty = StubIndex([])
+    package static let empty = StubIndex([])
 
     /// A stub that answers a request, with what to send.
-    public struct Match: Sendable {
+    package struct Match: Sendable {
         /// The stub's id and name, for the journal.
-        public var stub: ServeEvent.StubReference
+        package var stub: ServeEvent.StubReference
         /// The response, with the `Matched-Stub-Id` header WireMock also sends; a body file's bytes are read
         /// (``BodyFile/response(with:)``) when this is.
-        public var response: HTTPResponse { bodyFile?.response(with: unfilledResponse) ?? unfilledResponse }
+        package var response: HTTPResponse { bodyFile?.response(with: unfilledResponse) ?? unfilledResponse }
         /// The response without its body file's bytes.
         var unfilledResponse: HTTPResponse
         /// The body file whose bytes are the response's body, if any (read at serve time).
         var bodyFile: BodyFile?
         /// The stub's position in ``StubIndex/stubs``.
-        public var position: Int
+        package var position: Int
         /// The stub's scenario rule: the caller moves the scenario to its new state.
-        public var scenario: ScenarioRule?
+        package var scenario: ScenarioRule?
         /// The upstream the stub was recorded from (``StubMapping/recordedUpstream``), whose links the
         /// response gets pointed at the serving daemon.
-        public var recordedUpstream: String?
+        package var recordedUpstream: String?
         /// The stub's response template: the caller renders ``response`` with it for the request.
-        public var template: ResponseTemplate?
+        package var template: ResponseTemplate?
         /// Where the stub forwards the request (`proxyBaseUrl`), or `nil` for a stub that answers itself.
-        public var proxy: StubProxy? = nil
+        package var proxy: StubProxy? = nil
     }
 
     /// Builds the index.
-    public init(_ stubs: [StubMapping]) {
+    package init(_ stubs: [StubMapping]) {
         self.stubs = stubs
         let patterns = stubs.map(\.request)
         self.patterns = patterns
@@ -125,7 +125,7 @@ public final class StubIndex: Sendable {
     /// recording or an admin-added stub then costs copying the lists, not preparing every stub again.
     ///
     /// - Precondition: No stub here has `stub`'s id (a replacement changes more than one place; build anew).
-    public func adding(_ stub: StubMapping) -> StubIndex {
+    package func adding(_ stub: StubMapping) -> StubIndex {
         precondition(byID[stub.id] == nil, "adding(_:) takes a new id; build a new index to replace a stub")
         let index = stubs.count
         // Added last, it comes before every stub of its priority and after those of a lower number.
@@ -206,16 +206,16 @@ public final class StubIndex: Sendable {
     }
 
     /// The number of stubs.
-    public var count: Int { stubs.count }
+    package var count: Int { stubs.count }
 
     /// The stub with this id, if any.
-    public func stub(id: UUID) -> StubMapping? {
+    package func stub(id: UUID) -> StubMapping? {
         byID[id].map { stubs[$0] }
     }
 
     /// The stub that answers the request: among those that match, the lowest priority number, then the one
     /// added last. `nil` when none matches.
-    public func bestMatch(for request: HTTPRequest, scenarios: ScenarioStates? = nil) -> StubMapping? {
+    package func bestMatch(for request: HTTPRequest, scenarios: ScenarioStates? = nil) -> StubMapping? {
         match(request, scenarios: scenarios).map { stubs[$0.position] }
     }
 
@@ -225,7 +225,7 @@ public final class StubIndex: Sendable {
     ///   - request: The request.
     ///   - scenarios: The scenarios' states; a stub that requires another state is passed over. Without it,
     ///     every scenario counts as ``ScenarioRule/started``.
-    public func match(_ request: HTTPRequest, scenarios: ScenarioStates? = nil) -> Match? {
+    package func match(_ request: HTTPRequest, scenarios: ScenarioStates? = nil) -> Match? {
         var best: Int?
         let budget = MatchBudget.current
         func consider(_ candidates: [Int]) {
@@ -267,7 +267,7 @@ public final class StubIndex: Sendable {
     /// The stubs worth comparing with an unmatched request for near misses: those at the request's path, then
     /// those under the deepest folder of the request's path that has any, plus every stub that is not indexed by
     /// path; at most `limit`.
-    public func nearMissCandidates(for request: HTTPRequest, limit: Int = 500) -> [StubMapping] {
+    package func nearMissCandidates(for request: HTTPRequest, limit: Int = 500) -> [StubMapping] {
         // Stubs at the request's own path come first: a list page that differs only in `limit` must not be
         // crowded out of the first `limit` by the thousands of stubs in the same folder.
         var chosen: [Int] = byLiteralPath[PathKey(request.normalizedPath)]?.all ?? []

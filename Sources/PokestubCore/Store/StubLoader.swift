@@ -23,16 +23,16 @@ import PokestubLocking
 /// other problem (malformed JSON, a value out of range, an unknown field) is a problem of its own and none of
 /// its stubs load; the other files still do. With ``strict`` every warning is a problem instead, and a caller
 /// replaces nothing on any problem (all or nothing, ``StubStore``).
-public struct StubLoader: Sendable {
+package struct StubLoader: Sendable {
     /// The stub root as the user gave it; problems name files under it.
-    public let root: String
+    package let root: String
     /// Whether body files are read at load rather than at first use.
-    public let preloadBodyFiles: Bool
+    package let preloadBodyFiles: Bool
     /// Whether every stub's response is a template (`globalResponseTemplating`).
-    public let globalResponseTemplating: Bool
+    package let globalResponseTemplating: Bool
     /// Whether a stub WireMock would load and fail only when hit is a problem rather than a warning (config
     /// `strict`).
-    public let strict: Bool
+    package let strict: Bool
 
     /// Creates a loader for a stub root.
     ///
@@ -41,7 +41,7 @@ public struct StubLoader: Sendable {
     ///   - preloadBodyFiles: Read body files at load rather than at first use.
     ///   - globalResponseTemplating: Every stub's response is a template.
     ///   - strict: Report a stub that would answer 500 as a problem, not load it with a warning.
-    public init(
+    package init(
         root: String, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false, strict: Bool = false
     ) {
         self.root = root
@@ -51,21 +51,21 @@ public struct StubLoader: Sendable {
     }
 
     /// What a load found.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The stubs, files in path order and mappings in file order; those with ``StubMapping/warnings``
         /// answer 500.
-        public var stubs: [StubMapping]
+        package var stubs: [StubMapping]
         /// Every problem that kept a file from loading (or, when the stub root is no folder, that one), in
         /// file order; with ``StubLoader/strict``, every warning too.
-        public var problems: [StubLoadProblem]
+        package var problems: [StubLoadProblem]
         /// Every problem of a stub that was loaded to answer 500 naming it, in file order; empty with
         /// ``StubLoader/strict``.
-        public var warnings: [StubLoadProblem]
+        package var warnings: [StubLoadProblem]
         /// How many mapping files were read.
-        public var fileCount: Int
+        package var fileCount: Int
         /// Whether the stub root is a folder. When it is not, nothing was read, and the load must not replace
         /// the stubs being served, strict or not.
-        public var foundRoot: Bool
+        package var foundRoot: Bool
     }
 
     /// What one mapping file gave: its stubs, and the warnings of those that answer 500.
@@ -75,7 +75,7 @@ public struct StubLoader: Sendable {
     }
 
     /// Reads every mapping file. Never throws: each problem is collected with its file and line.
-    public func load() -> Result {
+    package func load() -> Result {
         let rootURL = URL(fileURLWithPath: root)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isDirectory), isDirectory.boolValue

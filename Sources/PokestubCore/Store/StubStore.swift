@@ -8,11 +8,11 @@ import PokestubLocking
 /// new ``StubIndex`` and swaps it in, so requests never see a half-applied change. Changes are serialised by
 /// a lock of their own, and the index is built under that one: the lock requests take (``index``) is held
 /// only for the swap, so a reload or a recording never makes a request wait for an index build.
-public final class StubStore: Sendable {
+package final class StubStore: Sendable {
     /// The stub root this store reloads from, or `nil` for runtime stubs only.
-    public let root: String?
+    package let root: String?
     /// The states of the scenarios these stubs take part in.
-    public let scenarios = ScenarioStates()
+    package let scenarios = ScenarioStates()
     private let state: Locked<State>
 
     private struct State {
@@ -29,19 +29,19 @@ public final class StubStore: Sendable {
     }
 
     /// The outcome of reading the stub root.
-    public struct ReloadReport: Sendable {
+    package struct ReloadReport: Sendable {
         /// When the reload ran.
-        public var at: Date
+        package var at: Date
         /// Whether the new set replaced the old one: always, unless the stub root is no folder or, with
         /// ``StubStore/strict``, any file has a problem.
-        public var succeeded: Bool
+        package var succeeded: Bool
         /// The number of stubs read from files (0 when the reload failed).
-        public var stubCount: Int
+        package var stubCount: Int
         /// The problems found: files that did not load, or why the reload failed.
-        public var problems: [StubLoadProblem]
+        package var problems: [StubLoadProblem]
         /// The problems of stubs loaded to answer 500 naming them (``StubLoader``); empty with
         /// ``StubStore/strict``, where each is one of ``problems``.
-        public var warnings: [StubLoadProblem]
+        package var warnings: [StubLoadProblem]
     }
 
     /// Creates a store. Call ``reload()`` to read the stub root.
@@ -53,7 +53,7 @@ public final class StubStore: Sendable {
     ///     (`globalResponseTemplating`, WireMock's `--global-response-templating`).
     ///   - strict: All or nothing (config `strict`): a reload with any problem, a stub WireMock would load and
     ///     fail on only when hit included, replaces nothing. Otherwise a reload serves every file that loads.
-    public init(
+    package init(
         root: String?, preloadBodyFiles: Bool = false, globalResponseTemplating: Bool = false, strict: Bool = false
     ) {
         self.root = root
@@ -68,7 +68,7 @@ public final class StubStore: Sendable {
 
     /// What writes stubs under ``root`` (recordings, `POST /__admin/mappings/save`, persistent stubs), by the
     /// rules this store loads with; `nil` without a root.
-    public let writer: RecordingWriter?
+    package let writer: RecordingWriter?
 
     /// The index requests read; replaced whole, under ``state``'s lock, after each change.
     private let published = Locked(StubIndex.empty)
@@ -116,19 +116,19 @@ public final class StubStore: Sendable {
     }
 
     /// Whether body files are read at load rather than at first use.
-    public let preloadBodyFiles: Bool
+    package let preloadBodyFiles: Bool
     /// Whether every stub's response is a template.
-    public let globalResponseTemplating: Bool
+    package let globalResponseTemplating: Bool
     /// Whether a reload with any problem replaces nothing (config `strict`).
-    public let strict: Bool
+    package let strict: Bool
 
     /// The current set of stubs.
-    public var index: StubIndex {
+    package var index: StubIndex {
         published.withLock { $0 }
     }
 
     /// The last reload's outcome, or `nil` before the first.
-    public var lastReload: ReloadReport? {
+    package var lastReload: ReloadReport? {
         state.withLock { $0.lastReload }
     }
 
@@ -139,7 +139,7 @@ public final class StubStore: Sendable {
     ///
     /// - Returns: What happened; the problems name each file and line.
     @discardableResult
-    public func reload() -> ReloadReport {
+    package func reload() -> ReloadReport {
         reload(adopting: [])
     }
 
@@ -150,7 +150,7 @@ public final class StubStore: Sendable {
     /// - Parameter ids: The ids of runtime stubs just written under `mappings/`.
     /// - Returns: What happened.
     @discardableResult
-    public func reload(adopting ids: Set<UUID>) -> ReloadReport {
+    package func reload(adopting ids: Set<UUID>) -> ReloadReport {
         guard let root else {
             let report = ReloadReport(at: Date(), succeeded: true, stubCount: 0, problems: [], warnings: [])
             state.withLock { $0.lastReload = report }
@@ -181,7 +181,7 @@ public final class StubStore: Sendable {
 
     /// Drops every runtime stub and admin change, then reads the stub root again (`POST /__admin/mappings/reset`).
     @discardableResult
-    public func resetToFiles() -> ReloadReport {
+    package func resetToFiles() -> ReloadReport {
         change { state in
             state.runtimeStubs = []
             state.hiddenFileIDs = []
@@ -193,7 +193,7 @@ public final class StubStore: Sendable {
     /// The stubs added through the admin API, oldest first, each with the stub-root-relative path of the file
     /// stub it replaces (same id, `PUT /__admin/mappings/{id}`), if any, and whether that file holds several
     /// mappings.
-    public var runtimeStubs: [(stub: StubMapping, replacedFile: (path: String, isList: Bool)?)] {
+    package var runtimeStubs: [(stub: StubMapping, replacedFile: (path: String, isList: Bool)?)] {
         state.withLock { state in
             state.runtimeStubs.map { stub in
                 guard let file = state.fileStubs.first(where: { $0.id == stub.id }), case .file(let path) = file.source
@@ -204,7 +204,7 @@ public final class StubStore: Sendable {
     }
 
     /// Adds a stub, or replaces the stub with the same id.
-    public func add(_ stub: StubMapping) {
+    package func add(_ stub: StubMapping) {
         if append(stub) { return }
         change { state in
             state.runtimeStubs.removeAll { $0.id == stub.id }
@@ -221,7 +221,7 @@ public final class StubStore: Sendable {
     /// this stub: a reload then keeps the file's copy only.
     ///
     /// - Parameter stub: The stub, with its file as its ``StubMapping/source``.
-    public func persisted(_ stub: StubMapping) {
+    package func persisted(_ stub: StubMapping) {
         change { state in
             state.runtimeStubs.removeAll { $0.id == stub.id }
             state.fileStubs.removeAll { $0.id == stub.id }
@@ -235,7 +235,7 @@ public final class StubStore: Sendable {
     ///
     /// - Returns: Whether there was one.
     @discardableResult
-    public func remove(id: UUID) -> Bool {
+    package func remove(id: UUID) -> Bool {
         change { state in
             let runtimeCount = state.runtimeStubs.count
             state.runtimeStubs.removeAll { $0.id == id }
@@ -249,7 +249,7 @@ public final class StubStore: Sendable {
     }
 
     /// Removes every stub, from files too, until ``resetToFiles()`` (`DELETE /__admin/mappings`).
-    public func removeAll() {
+    package func removeAll() {
         change { state in
             state.runtimeStubs = []
             state.hiddenFileIDs = Set(state.fileStubs.map(\.id))

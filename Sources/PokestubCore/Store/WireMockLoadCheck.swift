@@ -8,7 +8,7 @@ import PokestubJSON
 /// of members ("Logical OR must be constructed with at least two matchers", checked against its jar): it does
 /// not start on a tree whose mapping file holds one, and its admin API answers 422. pokestub reads the test
 /// literally and serves the stub, so these are warnings that change neither the exit status nor what is served.
-public enum WireMockLoadCheck {
+package enum WireMockLoadCheck {
     /// What WireMock 2.35.1 says of a test holding `absent` inside `and` or `or`, after the field's name.
     static let message =
         "absent inside and/or: WireMock 2.35.1 refuses this file at load (\"Logical OR must be constructed with"
@@ -21,7 +21,7 @@ public enum WireMockLoadCheck {
     ///   - root: The stub root as the user gave it; warnings name files under it.
     /// - Returns: Warnings as `path:line: message`, the message starting with `mappings[N]: ` in a file of
     ///   several mappings and naming the field (`request.queryParameters.offset: absent inside and/or: …`).
-    public static func warnings(in stubs: [StubMapping], root: String) -> [StubLoadProblem] {
+    package static func warnings(in stubs: [StubMapping], root: String) -> [StubLoadProblem] {
         var found: [StubLoadProblem] = []
         for stub in stubs {
             guard case .file(let relative) = stub.source else { continue }

@@ -8,25 +8,25 @@ import Foundation
 /// in UTF-8 (RFC 7617 §2 and its `charset="UTF-8"`, §2.1). Checked against WireMock 2.35's jar: it compares
 /// the whole field value ignoring case, so `BASIC` and a base64 text upper-cased pass too, and pokestub does
 /// the same.
-public struct BasicAuthCredentials: Sendable, Hashable {
+package struct BasicAuthCredentials: Sendable, Hashable {
     /// The user name (RFC 7617's user-id; it may not contain `:`, which WireMock does not check either).
-    public var username: String
+    package var username: String
     /// The password.
-    public var password: String
+    package var password: String
 
     /// Creates credentials.
-    public init(username: String, password: String) {
+    package init(username: String, password: String) {
         self.username = username
         self.password = password
     }
 
     /// The `Authorization` field value these credentials make: `Basic dXNlcjpwYXNz`.
-    public var authorizationValue: String {
+    package var authorizationValue: String {
         "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 
     /// The test on the `Authorization` field that stands for these credentials.
-    public var headerPattern: StringValuePattern { .equalTo(authorizationValue, caseInsensitive: true) }
+    package var headerPattern: StringValuePattern { .equalTo(authorizationValue, caseInsensitive: true) }
 
     /// The fields `basicAuthCredentials` takes.
     static let fieldNames = ["username", "password"]
@@ -47,5 +47,5 @@ public struct BasicAuthCredentials: Sendable, Hashable {
     }
 
     /// The JSON form, as WireMock writes it.
-    public var json: JSONValue { .object(["username": .string(username), "password": .string(password)]) }
+    package var json: JSONValue { .object(["username": .string(username), "password": .string(password)]) }
 }

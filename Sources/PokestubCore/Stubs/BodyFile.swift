@@ -21,13 +21,13 @@ import PokestubLocking
 /// symbolic link to `/etc/passwd` after the load would otherwise be served. A file that is gone, unreadable or
 /// now outside `__files` at first use is answered with a 500 naming it (see ``response(with:)``), and read
 /// again on the next request.
-public final class BodyFile: Sendable {
+package final class BodyFile: Sendable {
     /// The name relative to `__files/`, e.g. `pokemon/1.json`.
-    public let name: String
+    package let name: String
     /// The file's path with symbolic links resolved, as it was at load.
-    public let path: String
+    package let path: String
     /// The `__files` folder with symbolic links resolved; the file must still resolve inside it when read.
-    public let root: String
+    package let root: String
     private let loaded = Locked(Loaded())
 
     /// The bytes once read, and the bodies made from them for a serving target (upstream links pointed at a
@@ -43,7 +43,7 @@ public final class BodyFile: Sendable {
     ///   - name: The name relative to `__files/`.
     ///   - path: The resolved path, already checked to lie inside `root`.
     ///   - root: The resolved `__files` folder.
-    public init(name: String, path: String, root: String) {
+    package init(name: String, path: String, root: String) {
         self.name = name
         self.path = path
         self.root = root
@@ -52,16 +52,16 @@ public final class BodyFile: Sendable {
     /// Body files of this many bytes (8 MiB) or more are not read into memory: each response sends them from
     /// the file (``StreamedFile``), opened and checked again per request, and their upstream links are not
     /// rewritten. Smaller ones are read once and kept, and their links rewritten.
-    public static let streamingThreshold = 8 << 20
+    package static let streamingThreshold = 8 << 20
 
     /// Whether the bytes have been read.
-    public var isLoaded: Bool { loaded.withLock { $0.body != nil } }
+    package var isLoaded: Bool { loaded.withLock { $0.body != nil } }
 
     /// The bytes: read on the first call, the same object on every later one.
     ///
     /// - Throws: ``StubDefinitionError`` when the file cannot be read (`cannot read body file __files/…`), or
     ///   now resolves outside `__files` or to something other than a regular file.
-    public func load() throws(StubDefinitionError) -> ResponseBody {
+    package func load() throws(StubDefinitionError) -> ResponseBody {
         if let body = loaded.withLock({ $0.body }) { return body }
         let (descriptor, _) = try openChecked()
         defer { close(descriptor) }
@@ -113,7 +113,7 @@ public final class BodyFile: Sendable {
     /// {"status": 500, "error": "body file unreadable", "bodyFileName": "pokemon/1.json",
     ///  "message": "cannot read body file __files/pokemon/1.json: …"}
     /// ```
-    public func response(with response: HTTPResponse) -> HTTPResponse {
+    package func response(with response: HTTPResponse) -> HTTPResponse {
         if let body = loaded.withLock({ $0.body }) {
             var result = response
             result.body = body
@@ -132,7 +132,7 @@ public final class BodyFile: Sendable {
     ///   - key: What the made body is for.
     ///   - make: Makes the body for `key` from the bytes, or `nil` for the bytes themselves.
     /// - Returns: `response` with the body for `key`.
-    public func response(
+    package func response(
         with response: HTTPResponse, variant key: ResponseBody.VariantKey, make: (ResponseBody) -> ResponseBody?
     ) -> HTTPResponse {
         var result = response

@@ -11,10 +11,10 @@ import PokestubLocking
 /// that would resolve outside it. Each file is checked when its stub loads and read at first use
 /// (``BodyFile``); stubs naming the same file share one ``BodyFile`` and so one copy of its bytes.
 /// Safe to use from several threads at once (the loader parses mapping files in parallel).
-public final class BodyFileStore: Sendable {
+package final class BodyFileStore: Sendable {
     /// The `__files` folder, or `nil` when bodies cannot come from files (stubs made at run time without a
     /// stub root).
-    public let root: URL?
+    package let root: URL?
     /// The root with symbolic links resolved.
     private let resolvedRoot: String?
     private let files = Locked<[String: BodyFile]>([:])
@@ -30,7 +30,7 @@ public final class BodyFileStore: Sendable {
     ///   - toBeWritten: Names of body files about to be written under `root`: each is taken for the regular file
     ///     it will be, when its folder, as far as it exists, resolves inside `root` (what a stub file is checked
     ///     with before its body file is written, ``RecordingWriter/check(_:)``).
-    public init(root: URL?, toBeWritten: Set<String> = []) {
+    package init(root: URL?, toBeWritten: Set<String> = []) {
         self.root = root?.standardizedFileURL
         resolvedRoot = root.map { realPathOfExistingPart($0.standardizedFileURL.path) }
         self.toBeWritten = toBeWritten
@@ -39,14 +39,14 @@ public final class BodyFileStore: Sendable {
     /// The longest body file name, in bytes: a path under `__files`, and Linux's `PATH_MAX` is 4,096 bytes.
     /// A templated name may be as long as a response (`{{request.body}}`), and checking and quoting one of
     /// megabytes took seconds.
-    public static let maxNameBytes = 4_096
+    package static let maxNameBytes = 4_096
 
     /// The body file with this name, checked but not read.
     ///
     /// - Parameter name: A relative path with `/` separators, e.g. `pokemon/1.json`.
     /// - Throws: ``StubDefinitionError`` when the name is longer than ``maxNameBytes``, absolute, contains
     ///   `..`, a NUL or a backslash, leads through a symbolic link out of the folder, or names no regular file.
-    public func bodyFile(named name: String) throws(StubDefinitionError) -> BodyFile {
+    package func bodyFile(named name: String) throws(StubDefinitionError) -> BodyFile {
         guard name.utf8.count <= BodyFileStore.maxNameBytes else {
             throw StubDefinitionError(
                 "a body file name of \(name.utf8.count) bytes is longer than \(BodyFileStore.maxNameBytes) (PATH_MAX)")
@@ -94,7 +94,7 @@ public final class BodyFileStore: Sendable {
     /// - Throws: ``StubDefinitionError`` when the name is longer than ``maxNameBytes``, absolute (WireMock
     ///   2.35 refuses those too), holds a NUL or a backslash, leads outside `__files` once resolved, or names
     ///   no regular file inside it (a symbolic link out of it included).
-    public func bodyFile(rendered: String) throws(StubDefinitionError) -> BodyFile {
+    package func bodyFile(rendered: String) throws(StubDefinitionError) -> BodyFile {
         guard rendered.utf8.count <= BodyFileStore.maxNameBytes else { return try bodyFile(named: rendered) }
         guard let root else { return try bodyFile(named: rendered) }
         guard !rendered.hasPrefix("/") else {
@@ -173,7 +173,7 @@ public final class BodyFileStore: Sendable {
     /// The bytes of a body file, read now (``bodyFile(named:)`` then ``BodyFile/load()``).
     ///
     /// - Throws: ``StubDefinitionError`` as ``bodyFile(named:)`` does, or when the file cannot be read.
-    public func body(named name: String) throws(StubDefinitionError) -> ResponseBody {
+    package func body(named name: String) throws(StubDefinitionError) -> ResponseBody {
         try bodyFile(named: name).load()
     }
 }

@@ -14,21 +14,21 @@ import Foundation
 /// elements and the XML declaration are ignored). Children match in any order by name; children of the same
 /// name pair in document order. As in 2.35, an element whose children mix text (or a processing instruction)
 /// with other nodes never matches: WireMock's order-ignoring node matcher fails on them.
-public struct EqualToXmlPattern: Sendable, Hashable {
+package struct EqualToXmlPattern: Sendable, Hashable {
     /// The expected document as written in the stub.
-    public let expected: String
+    package let expected: String
     /// Whether placeholders in the expected document are read.
-    public let enablePlaceholders: Bool
+    package let enablePlaceholders: Bool
     /// The placeholders' delimiters as regular expressions, when the stub sets them.
-    public let openingDelimiter: String?
-    public let closingDelimiter: String?
+    package let openingDelimiter: String?
+    package let closingDelimiter: String?
     /// The XMLUnit comparison types whose differences do not count.
-    public let exemptedComparisons: Set<String>
+    package let exemptedComparisons: Set<String>
     let tree: XMLTree
     private let placeholders: [String: XMLPlaceholder]
 
     /// XMLUnit 2's `ComparisonType` names, which `exemptedComparisons` takes (WireMock refuses any other).
-    public static let comparisonTypes: Set<String> = [
+    package static let comparisonTypes: Set<String> = [
         "ATTR_NAME_LOOKUP", "ATTR_VALUE", "ATTR_VALUE_EXPLICITLY_SPECIFIED", "CHILD_LOOKUP",
         "CHILD_NODELIST_LENGTH", "CHILD_NODELIST_SEQUENCE", "DOCTYPE_NAME", "DOCTYPE_PUBLIC_ID",
         "DOCTYPE_SYSTEM_ID", "ELEMENT_NUM_ATTRIBUTES", "ELEMENT_TAG_NAME", "HAS_DOCTYPE_DECLARATION",
@@ -48,7 +48,7 @@ public struct EqualToXmlPattern: Sendable, Hashable {
     /// - Throws: ``StubDefinitionError`` when the expected document is not well-formed XML (WireMock refuses
     ///   the stub too), a delimiter is not a regular expression, or an exempted comparison is not an XMLUnit
     ///   comparison type.
-    public init(
+    package init(
         expected: String, enablePlaceholders: Bool = false, openingDelimiter: String? = nil,
         closingDelimiter: String? = nil, exemptedComparisons: Set<String> = []
     ) throws(StubDefinitionError) {
@@ -122,13 +122,13 @@ public struct EqualToXmlPattern: Sendable, Hashable {
         return .object(members)
     }
 
-    public static func == (lhs: EqualToXmlPattern, rhs: EqualToXmlPattern) -> Bool {
+    package static func == (lhs: EqualToXmlPattern, rhs: EqualToXmlPattern) -> Bool {
         lhs.expected == rhs.expected && lhs.enablePlaceholders == rhs.enablePlaceholders
             && lhs.openingDelimiter == rhs.openingDelimiter && lhs.closingDelimiter == rhs.closingDelimiter
             && lhs.exemptedComparisons == rhs.exemptedComparisons
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(expected)
         hasher.combine(enablePlaceholders)
     }

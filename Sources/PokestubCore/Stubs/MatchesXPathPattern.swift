@@ -19,21 +19,21 @@ import Foundation
 /// there, so it is refused when the stub loads, as are syntax errors and undeclared prefixes (WireMock loads
 /// those and never matches). Unprefixed names select elements in no namespace. A body that declares entities
 /// (`<!ENTITY`) is not evaluated.
-public struct MatchesXPathPattern: Sendable, Hashable {
+package struct MatchesXPathPattern: Sendable, Hashable {
     /// The expression, checked and rewritten for Foundation.
     let xpath: XPathExpression
     /// Prefixes by namespace URI, as the stub writes them.
-    public let namespaces: [String: String]
+    package let namespaces: [String: String]
     /// The sub-matcher for the selected nodes' values, if any.
-    public let valuePattern: StringValuePattern?
+    package let valuePattern: StringValuePattern?
 
     /// The expression as written in the stub.
-    public var expression: String { xpath.expression }
+    package var expression: String { xpath.expression }
 
     /// Reads the pattern.
     ///
     /// - Throws: ``StubDefinitionError`` naming what ``XPathExpression`` refuses.
-    public init(
+    package init(
         expression: String, namespaces: [String: String] = [:], valuePattern: StringValuePattern? = nil
     ) throws(StubDefinitionError) {
         xpath = try XPathExpression(expression, namespaces: namespaces)
@@ -122,11 +122,11 @@ public struct MatchesXPathPattern: Sendable, Hashable {
         return .object(members)
     }
 
-    public static func == (lhs: MatchesXPathPattern, rhs: MatchesXPathPattern) -> Bool {
+    package static func == (lhs: MatchesXPathPattern, rhs: MatchesXPathPattern) -> Bool {
         lhs.xpath == rhs.xpath && lhs.namespaces == rhs.namespaces && lhs.valuePattern == rhs.valuePattern
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(xpath) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(xpath) }
 }
 
 extension MatchesXPathPattern {

@@ -14,7 +14,7 @@
 ///   may serve several patterns, as in WireMock 3); other values may be present.
 ///
 /// An absent parameter has no values, so neither multi-value matcher passes it.
-public enum MultiValuePattern: Sendable, Hashable {
+package enum MultiValuePattern: Sendable, Hashable {
     /// Any value passes, or, with no value, absence passes.
     case single(StringValuePattern)
     /// The values pair one to one with the patterns, each value passing its pattern.
@@ -23,7 +23,7 @@ public enum MultiValuePattern: Sendable, Hashable {
     case includes([StringValuePattern])
 
     /// The multi-value operator names the loader accepts.
-    public static let operators = ["hasExactly", "includes"]
+    package static let operators = ["hasExactly", "includes"]
 
     /// Whether the values of the fields named `name` pass.
     ///
@@ -57,7 +57,7 @@ public enum MultiValuePattern: Sendable, Hashable {
     /// Whether the values pass.
     ///
     /// - Parameter values: The parameter's or field's values in request order; empty when it is absent.
-    public func matches(_ values: [String]) -> Bool {
+    package func matches(_ values: [String]) -> Bool {
         switch self {
         case .single(let pattern):
             return values.isEmpty ? pattern.matches(nil) : values.contains { pattern.matches($0) }
@@ -73,7 +73,7 @@ public enum MultiValuePattern: Sendable, Hashable {
     ///
     /// A string value pattern is as close as its closest value; `hasExactly` is the share of values and
     /// patterns left unpaired; `includes` is the mean, over its patterns, of the closest value's distance.
-    public func distance(_ values: [String]) -> Double {
+    package func distance(_ values: [String]) -> Double {
         switch self {
         case .single(let pattern):
             return values.isEmpty ? pattern.distance(nil) : values.map { pattern.distance($0) }.min() ?? 1
@@ -92,7 +92,7 @@ public enum MultiValuePattern: Sendable, Hashable {
 
     /// What the pattern expects, in words, for near-miss reports: `equalTo "20"`,
     /// `hasExactly(equalTo "1", equalTo "2")`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .single(let pattern): pattern.summary
         case .hasExactly(let patterns): "hasExactly(" + patterns.map(\.summary).joined(separator: ", ") + ")"
@@ -215,7 +215,7 @@ extension MultiValuePattern {
     ///
     /// - Throws: ``StubDefinitionError`` for a multi-value matcher that is not a non-empty array of string value
     ///   patterns or has other fields, and whatever ``StringValuePattern/init(json:)`` throws.
-    public init(json: JSONValue) throws(StubDefinitionError) {
+    package init(json: JSONValue) throws(StubDefinitionError) {
         guard case .object(let members) = json,
             let name = MultiValuePattern.operators.first(where: { members[$0] != nil })
         else {
@@ -233,7 +233,7 @@ extension MultiValuePattern {
     }
 
     /// The JSON form, as WireMock writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .single(let pattern): pattern.json
         case .hasExactly(let patterns): .object(["hasExactly": .array(patterns.map(\.json))])

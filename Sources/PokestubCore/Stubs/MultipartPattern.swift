@@ -6,24 +6,24 @@
 /// body test; with `ALL` every part must. `name` is kept and shown but, as in WireMock 2.35, not tested (checked
 /// against its jar). A request whose body is not `multipart/*` (``MultipartBody``) passes no multipart
 /// pattern.
-public struct MultipartPattern: Sendable, Hashable {
+package struct MultipartPattern: Sendable, Hashable {
     /// Whether one part or every part must pass.
-    public enum MatchingType: String, Sendable, Hashable, CaseIterable {
+    package enum MatchingType: String, Sendable, Hashable, CaseIterable {
         case any = "ANY"
         case all = "ALL"
     }
 
     /// The name WireMock's clients give the pattern; not tested.
-    public var name: String?
+    package var name: String?
     /// `ANY` or `ALL`.
-    public var matchingType: MatchingType
+    package var matchingType: MatchingType
     /// Tests on a part's header fields by name (names compare case-insensitively).
-    public var headers: [String: StringValuePattern]
+    package var headers: [String: StringValuePattern]
     /// Tests on a part's content, as text.
-    public var bodyPatterns: [StringValuePattern]
+    package var bodyPatterns: [StringValuePattern]
 
     /// Creates a pattern.
-    public init(
+    package init(
         name: String? = nil, matchingType: MatchingType = .any, headers: [String: StringValuePattern] = [:],
         bodyPatterns: [StringValuePattern] = []
     ) {
@@ -34,7 +34,7 @@ public struct MultipartPattern: Sendable, Hashable {
     }
 
     /// The fields a multipart pattern may have.
-    public static let fieldNames = ["name", "matchingType", "headers", "bodyPatterns"]
+    package static let fieldNames = ["name", "matchingType", "headers", "bodyPatterns"]
 
     /// Whether the parts pass: one of them (`ANY`) or all of them (`ALL`).
     func matches(_ parts: [MultipartBody.Part]) -> Bool {
@@ -87,7 +87,7 @@ public struct MultipartPattern: Sendable, Hashable {
     }
 
     /// `ANY part with header Content-Type equalTo "text/plain", body contains "x"`.
-    public var summary: String {
+    package var summary: String {
         var tests = headers.sorted { $0.key < $1.key }.map { "header \($0.key) \($0.value.summary)" }
         tests += bodyPatterns.map { "body \($0.summary)" }
         return "\(matchingType.rawValue) part" + (name.map { " \($0.debugDescription)" } ?? "")
@@ -95,7 +95,7 @@ public struct MultipartPattern: Sendable, Hashable {
     }
 
     /// The JSON form, as WireMock writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = ["matchingType": .string(matchingType.rawValue)]
         if let name { members["name"] = .string(name) }
         if !headers.isEmpty { members["headers"] = .object(headers.mapValues(\.json)) }
@@ -108,7 +108,7 @@ extension MultipartPattern {
     /// Reads a pattern from its JSON form.
     ///
     /// - Throws: ``StubDefinitionError`` naming the field that is wrong.
-    public init(json: JSONValue) throws(StubDefinitionError) {
+    package init(json: JSONValue) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a multipart pattern")
         self.init(name: try object.string("name"))
         if let type = try object.string("matchingType") {

@@ -3,28 +3,28 @@
 /// In JSON: `{"method": "GET", "urlPath": "/api/v2/pokemon/", "queryParameters": {"limit": {"equalTo": "20"}},
 /// "headers": {"Accept": {"contains": "json"}}, "bodyPatterns": [{"equalToJson": {...}}]}`.
 /// Every field is optional; an empty pattern matches every request.
-public struct RequestPattern: Sendable, Hashable {
+package struct RequestPattern: Sendable, Hashable {
     /// The method, or `nil` for any (`"ANY"` in JSON).
-    public var method: String?
+    package var method: String?
     /// The URL test, or `nil` for any URL.
-    public var url: URLPattern?
+    package var url: URLPattern?
     /// Query parameter tests by parameter name (names compare exactly; a string value pattern passes a repeated
     /// parameter when any of its values passes, `hasExactly` and `includes` test them together).
-    public var queryParameters: [String: MultiValuePattern]
+    package var queryParameters: [String: MultiValuePattern]
     /// Header tests by field name (names compare case-insensitively, RFC 9110 §5.1; repeated fields as query
     /// parameters).
-    public var headers: [String: MultiValuePattern]
+    package var headers: [String: MultiValuePattern]
     /// Body tests; all must pass.
-    public var bodyPatterns: [StringValuePattern]
+    package var bodyPatterns: [StringValuePattern]
     /// Cookie tests by cookie name (names compare exactly; see ``HTTPRequest/cookies``).
-    public var cookies: [String: StringValuePattern] = [:]
+    package var cookies: [String: StringValuePattern] = [:]
     /// The user name and password the `Authorization: Basic` field must carry, or `nil`.
-    public var basicAuthCredentials: BasicAuthCredentials?
+    package var basicAuthCredentials: BasicAuthCredentials?
     /// Tests on the parts of a multipart body (``MultipartPattern``); all must pass.
-    public var multipartPatterns: [MultipartPattern] = []
+    package var multipartPatterns: [MultipartPattern] = []
 
     /// Creates a pattern.
-    public init(
+    package init(
         method: String? = nil, url: URLPattern? = nil, queryParameters: [String: MultiValuePattern] = [:],
         headers: [String: MultiValuePattern] = [:], bodyPatterns: [StringValuePattern] = []
     ) {
@@ -36,12 +36,12 @@ public struct RequestPattern: Sendable, Hashable {
     }
 
     /// The fields a request pattern may have.
-    public static let fieldNames =
+    package static let fieldNames =
         ["method"] + URLPattern.fieldNames + ["queryParameters", "headers", "bodyPatterns", "multipartPatterns"]
         + credentialFieldNames
 
     /// Whether the request passes every test. The fast path: stops at the first failing field.
-    public func matches(_ request: HTTPRequest) -> Bool {
+    package func matches(_ request: HTTPRequest) -> Bool {
         if let method, method != request.method { return false }
         if let url, !url.matches(request) { return false }
         for (name, pattern) in queryParameters
@@ -62,7 +62,7 @@ public struct RequestPattern: Sendable, Hashable {
 
     /// How many of the query parameter tests the request fails: a cheap tie-breaker among stubs at the same
     /// path when choosing which to compare in full for near misses.
-    public func failedQueryParameters(_ request: HTTPRequest) -> Int {
+    package func failedQueryParameters(_ request: HTTPRequest) -> Int {
         queryParameters.reduce(0) { failed, entry in
             failed + (entry.value.matches(request.queryParameters, named: entry.key, exactName: true) ? 0 : 1)
         }
@@ -73,7 +73,7 @@ public struct RequestPattern: Sendable, Hashable {
     /// The distance is the weighted mean of the fields' distances, with WireMock's weights: the URL 10, the
     /// method 3, and each query parameter, header and body pattern 1. A stub whose URL is right but whose
     /// query differs is therefore closer than one a few characters off in the path.
-    public func evaluate(_ request: HTTPRequest) -> MatchResult {
+    package func evaluate(_ request: HTTPRequest) -> MatchResult {
         var differences: [MatchResult.Difference] = []
         var weightedDistance = 0.0
         var totalWeight = 0.0
@@ -141,29 +141,29 @@ public struct RequestPattern: Sendable, Hashable {
 }
 
 /// How a request compares with a request pattern.
-public struct MatchResult: Sendable, Hashable {
+package struct MatchResult: Sendable, Hashable {
     /// 0 when every field passes, up to 1 when nothing does. Near misses are the stubs with the least.
-    public var distance: Double
+    package var distance: Double
     /// The fields that did not pass, in the order method, URL, query, headers, body, cookies, basic auth.
-    public var differences: [Difference]
+    package var differences: [Difference]
 
     /// Whether every field passed.
-    public var isMatch: Bool { differences.isEmpty }
+    package var isMatch: Bool { differences.isEmpty }
 
     /// One field that did not pass.
-    public struct Difference: Sendable, Hashable {
+    package struct Difference: Sendable, Hashable {
         /// The field, e.g. `method`, `urlPath`, `query parameter limit`, `header Accept`, `body`,
         /// `cookie session`, `basicAuthCredentials`.
-        public var field: String
+        package var field: String
         /// What the stub expects, e.g. `GET` or `equalTo "20"`.
-        public var expected: String
+        package var expected: String
         /// What the request had, or `nil` when absent.
-        public var actual: String?
+        package var actual: String?
         /// Why it differs, when the pattern can say more than its summary (the first XML difference).
-        public var detail: String?
+        package var detail: String?
 
         /// Creates a difference.
-        public init(field: String, expected: String, actual: String?, detail: String? = nil) {
+        package init(field: String, expected: String, actual: String?, detail: String? = nil) {
             self.field = field
             self.expected = expected
             self.actual = actual

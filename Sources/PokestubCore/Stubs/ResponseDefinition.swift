@@ -5,9 +5,9 @@ import Foundation
 /// In JSON: `{"status": 200, "headers": {"Content-Type": "application/json"}, "bodyFileName": "pokemon/1.json",
 /// "fixedDelayMilliseconds": 250}` with exactly one of `body` (text), `jsonBody` (any JSON), `base64Body` or
 /// `bodyFileName` (a path under the stub root's `__files/`), or none for an empty body.
-public struct ResponseDefinition: Sendable {
+package struct ResponseDefinition: Sendable {
     /// The status code (100 to 599; default 200).
-    public var status: Int
+    package var status: Int
     /// WireMock's `statusMessage`: the reason phrase the mapping asks for, kept with the stub so it shows in
     /// `GET /__admin/mappings`, saved mapping files and serve events as written, but never sent. The status
     /// line always carries the standard reason phrase for ``status`` (RFC 9110 §15), because:
@@ -18,37 +18,37 @@ public struct ResponseDefinition: Sendable {
     ///   for information", and HTTP/2 has no reason phrase at all (RFC 9113 §8.3.2);
     /// - an iOS or macOS app cannot observe it: Foundation's `HTTPURLResponse` gives the `statusCode` and
     ///   `localizedString(forStatusCode:)`, never the phrase received.
-    public var statusMessage: String?
+    package var statusMessage: String?
     /// Header fields. A JSON array value gives one field per element (several `Set-Cookie`s).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body given in the definition (`body`, `jsonBody`, `base64Body`); empty when the body is a file.
-    public var inlineBody: ResponseBody
+    package var inlineBody: ResponseBody
     /// The body file, read at first use, when the definition names one.
-    public var bodyFile: BodyFile?
+    package var bodyFile: BodyFile?
     /// The body file's name, relative to `__files/`, when the body is a file.
-    public var bodyFileName: String? { bodyFile?.name }
+    package var bodyFileName: String? { bodyFile?.name }
     /// Delay before answering, in milliseconds.
-    public var delayMilliseconds: Int
+    package var delayMilliseconds: Int
     /// A deliberate failure instead of a response.
-    public var fault: HTTPResponse.Fault?
+    package var fault: HTTPResponse.Fault?
     /// What is rendered per request, when templating is on for this stub and something holds a template
     /// (see ``ResponseTemplate``); `nil` for a stub served as written.
-    public var template: ResponseTemplate?
+    package var template: ResponseTemplate?
     /// Where the request is forwarded (`proxyBaseUrl`), or `nil` for a stub that answers itself.
-    public var proxy: StubProxy?
+    package var proxy: StubProxy?
 
     /// The fields a response definition may have.
-    public static let fieldNames =
+    package static let fieldNames =
         [
             "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
             "fixedDelayMilliseconds", "fault", "transformers", "transformerParameters",
         ] + StubProxy.fieldNames
 
     /// The one transformer pokestub has: WireMock's response templating.
-    public static let responseTemplateTransformer = "response-template"
+    package static let responseTemplateTransformer = "response-template"
 
     /// Creates a definition.
-    public init(
+    package init(
         status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty,
         bodyFile: BodyFile? = nil, delayMilliseconds: Int = 0, fault: HTTPResponse.Fault? = nil
     ) {
@@ -62,7 +62,7 @@ public struct ResponseDefinition: Sendable {
 
     /// The body: the inline bytes, or the body file's, read now if they have not been (empty when the file
     /// cannot be read; ``httpResponse`` answers 500 then). Setting it makes the body inline.
-    public var body: ResponseBody {
+    package var body: ResponseBody {
         get {
             guard let bodyFile else { return inlineBody }
             return (try? bodyFile.load()) ?? .empty
@@ -74,14 +74,14 @@ public struct ResponseDefinition: Sendable {
     }
 
     /// The response to send, without the body when that is a file (``bodyFile`` adds it at serve time).
-    public var responseWithoutBodyFile: HTTPResponse {
+    package var responseWithoutBodyFile: HTTPResponse {
         HTTPResponse(
             status: status, headers: headers, body: inlineBody, delayMilliseconds: delayMilliseconds, fault: fault)
     }
 
     /// The response to send, with a body file's bytes (read now if they have not been), or a 500 naming a body
     /// file that cannot be read. No copy of the body is made.
-    public var httpResponse: HTTPResponse {
+    package var httpResponse: HTTPResponse {
         bodyFile?.response(with: responseWithoutBodyFile) ?? responseWithoutBodyFile
     }
 }

@@ -3,14 +3,14 @@
 ///
 /// Every scenario starts in the state `Started`. A stub with a required state matches only while its scenario
 /// is in that state; a stub with a new state moves its scenario there when it answers.
-public struct ScenarioRule: Sendable, Hashable {
+package struct ScenarioRule: Sendable, Hashable {
     /// The scenario, e.g. `"team building"`.
-    public var name: String
+    package var name: String
     /// The state the scenario must be in for the stub to match, or `nil` for any.
-    public var requiredState: String?
+    package var requiredState: String?
     /// The state the scenario moves to when the stub answers, or `nil` to stay.
-    public var newState: String?
+    package var newState: String?
 
     /// The state every scenario starts in (WireMock's `Scenario.STARTED`).
-    public static let started = "Started"
+    package static let started = "Started"
 }

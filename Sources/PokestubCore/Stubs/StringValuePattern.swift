@@ -3,7 +3,7 @@
 /// In JSON a pattern is an object with one operator key and its options, e.g.
 /// `{"equalTo": "20"}`, `{"matches": "[0-9]+"}`, `{"absent": true}`,
 /// `{"equalToJson": {...}, "ignoreArrayOrder": true}`, `{"or": [{"absent": true}, {"equalTo": "0"}]}`.
-public indirect enum StringValuePattern: Sendable, Hashable {
+package indirect enum StringValuePattern: Sendable, Hashable {
     /// Equal to the text; `caseInsensitive` compares with case folded.
     case equalTo(String, caseInsensitive: Bool)
     /// Contains the text.
@@ -34,7 +34,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
     case or([StringValuePattern])
 
     /// The operator names the loader accepts, for error messages.
-    public static let operators = [
+    package static let operators = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
         "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath", "and", "or",
     ]
@@ -45,7 +45,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
     /// `é` (`e` + U+0301) is not equal to a precomposed one (U+00E9), as in WireMock (Java's `String.equals`).
     ///
     /// - Parameter value: The value, or `nil` when absent (a missing header or query parameter).
-    public func matches(_ value: String?) -> Bool {
+    package func matches(_ value: String?) -> Bool {
         switch self {
         case .absent(let wanted):
             return wanted ? value == nil : value != nil
@@ -96,7 +96,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
     }
 
     /// How far a value is from passing, from 0 (passes) to 1 (nothing alike), for near misses.
-    public func distance(_ value: String?) -> Double {
+    package func distance(_ value: String?) -> Double {
         if matches(value) { return 0 }
         switch self {
         case .equalTo(let expected, _):
@@ -118,7 +118,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
     }
 
     /// What the pattern expects, in words, for near-miss reports: `equalTo "20"`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .equalTo(let text, let caseInsensitive):
             "equalTo \(text.debugDescription)\(caseInsensitive ? " (case-insensitive)" : "")"
@@ -140,7 +140,7 @@ public indirect enum StringValuePattern: Sendable, Hashable {
 
     /// Why a value does not pass, beyond the summary, for the patterns that can say (the first XML difference,
     /// the nodes an XPath selected); `nil` for the others or when it passes.
-    public func mismatchDetail(_ value: String?) -> String? {
+    package func mismatchDetail(_ value: String?) -> String? {
         switch self {
         case .equalToXml(let pattern): pattern.explain(value).detail
         case .matchesXPath(let pattern): pattern.explain(value).detail
@@ -173,7 +173,7 @@ extension StringValuePattern {
     /// Reads a pattern from its JSON form.
     ///
     /// - Throws: ``StubDefinitionError`` for an unknown operator, a wrong value type or a bad regex.
-    public init(json: JSONValue) throws(StubDefinitionError) {
+    package init(json: JSONValue) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "a value pattern")
         let present = StringValuePattern.operators.filter { object.keys.contains($0) }
         guard present.count == 1, let name = present.first else {
@@ -261,7 +261,7 @@ extension StringValuePattern {
     }
 
     /// The JSON form, as WireMock writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .equalTo(let text, let caseInsensitive):
             caseInsensitive

@@ -1,16 +1,16 @@
 /// A stub mapping that does not follow the supported format.
-public struct StubDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct StubDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where in the mapping the problem is, as a dotted key path (`request.queryParameters.limit`).
-    public var keyPath: [String]
+    package var keyPath: [String]
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Whether WireMock 2.35 loads a mapping with this problem and fails only when its stub is hit: a feature
     /// pokestub lacks (``WireMockFeatures``, a transformer other than `response-template`), a response template
     /// that does not parse (WireMock compiles templates per request), or a body file pokestub cannot serve
     /// (missing, absolute, outside `__files`; WireMock reads body files per request). Unless `strict`, the
     /// loader loads such a stub and it answers 500 naming the problem (``StubLoader``); any other problem
     /// keeps its file from loading, as it keeps WireMock from starting.
-    public var failsWhenHit: Bool
+    package var failsWhenHit: Bool
 
     /// Creates an error at the root of the mapping.
     ///
@@ -18,16 +18,16 @@ public struct StubDefinitionError: Error, Sendable, Hashable, CustomStringConver
     ///   - message: What is wrong.
     ///   - keyPath: Where, from the mapping's root.
     ///   - failsWhenHit: Whether WireMock loads the mapping and fails only when it is hit (``failsWhenHit``).
-    public init(_ message: String, keyPath: [String] = [], failsWhenHit: Bool = false) {
+    package init(_ message: String, keyPath: [String] = [], failsWhenHit: Bool = false) {
         self.message = message
         self.keyPath = keyPath
         self.failsWhenHit = failsWhenHit
     }
 
     /// The key path joined with dots.
-    public var field: String { keyPath.joined(separator: ".") }
+    package var field: String { keyPath.joined(separator: ".") }
 
-    public var description: String {
+    package var description: String {
         keyPath.isEmpty ? message : "\(field): \(message)"
     }
 

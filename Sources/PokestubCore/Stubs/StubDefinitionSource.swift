@@ -6,24 +6,24 @@ import Foundation
 /// A parsed tree per stub (dictionaries, strings, numbers) held 13.7 MB for the 1,918 shipped stubs; the
 /// mapping files' bytes are 3.9 MB, and the stubs of one file share one copy. Showing mappings is rare
 /// (`GET /__admin/mappings`, near-miss reports); serving never needs them.
-public struct StubDefinitionSource: Sendable, Equatable {
+package struct StubDefinitionSource: Sendable, Equatable {
     /// The JSON text: one mapping, or a file of the form `{"mappings": [...]}`.
-    public let data: Data
+    package let data: Data
     /// The mapping's position in `mappings`, or `nil` when `data` is the mapping itself.
-    public let item: Int?
+    package let item: Int?
 
     /// A source that is part of a stub file's bytes.
     ///
     /// - Parameters:
     ///   - data: The file's bytes, already parsed once without error.
     ///   - item: The position in the file's `mappings` array, or `nil` for a file holding one mapping.
-    public init(data: Data, item: Int? = nil) {
+    package init(data: Data, item: Int? = nil) {
         self.data = data
         self.item = item
     }
 
     /// A source for a mapping given as JSON (added at run time, recorded): its compact serialisation.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         self.init(data: json.serialized())
     }
 
@@ -32,7 +32,7 @@ public struct StubDefinitionSource: Sendable, Equatable {
     /// - Parameter id: The stub's id.
     /// - Returns: The mapping object; `null` only if `data` no longer parses, which cannot happen for bytes
     ///   that made a stub.
-    public func mapping(id: UUID) -> JSONValue {
+    package func mapping(id: UUID) -> JSONValue {
         guard var json = try? JSONValue.parse(data) else { return .null }
         if let item {
             guard case .array(let items)? = json["mappings"], items.indices.contains(item) else { return .null }

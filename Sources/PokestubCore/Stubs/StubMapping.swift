@@ -12,25 +12,25 @@ import Foundation
 /// ```
 /// Among stubs that match a request, the one with the lowest `priority` number wins (1 is highest, default
 /// 5), and among those the one added last.
-public struct StubMapping: Sendable {
+package struct StubMapping: Sendable {
     /// The stub's id. From the file when given, otherwise derived from where the stub came from, so the same
     /// file gives the same id on every load.
-    public var id: UUID
+    package var id: UUID
     /// A name for people, shown in near misses and logs.
-    public var name: String?
+    package var name: String?
     /// 1 is the highest priority; default 5.
-    public var priority: Int
+    package var priority: Int
     /// Which requests the stub answers.
-    public var request: RequestPattern
+    package var request: RequestPattern
     /// What it answers.
-    public var response: ResponseDefinition
+    package var response: ResponseDefinition
     /// Free-form data kept with the stub (WireMock's `metadata`).
-    public var metadata: JSONValue?
+    package var metadata: JSONValue?
     /// The upstream base URL the stub was recorded from, e.g. `http://127.0.0.1:9000`: the string under
     /// ``recordedFromKey`` in ``metadata`` when it is an `http` or `https` URL. Served bodies and `Location`
     /// headers have that upstream's links pointed at the serving daemon (``LinkRewriter``), whatever upstream
     /// the daemon is configured with now.
-    public var recordedUpstream: String? {
+    package var recordedUpstream: String? {
         guard let text = metadata?[StubMapping.recordedFromKey]?.stringValue,
             text.hasPrefix("http://") || text.hasPrefix("https://")
         else { return nil }
@@ -39,13 +39,13 @@ public struct StubMapping: Sendable {
 
     /// The `metadata` member a recording names its upstream base URL in: `"metadata": {"recordedFrom":
     /// "https://pokeapi.co"}`.
-    public static let recordedFromKey = "recordedFrom"
+    package static let recordedFromKey = "recordedFrom"
     /// The stub's part in a scenario, if any.
-    public var scenario: ScenarioRule?
+    package var scenario: ScenarioRule?
     /// Where the stub came from.
-    public var source: Source
+    package var source: Source
     /// The bytes the stub was read from (see ``definition``).
-    public var definitionSource: StubDefinitionSource
+    package var definitionSource: StubDefinitionSource
     /// What the stub holds of the daemon's ``MemoryBudget`` (a stub added through the admin API), given back
     /// when the last copy of the stub is gone.
     var memoryCharge: MemoryCharge?
@@ -53,17 +53,17 @@ public struct StubMapping: Sendable {
     /// to the stub root and the line: a feature pokestub lacks, a template that does not parse, a body file it
     /// cannot serve. When there are any, the stub answers every request it matches with 500 naming them (see
     /// ``StubLoader``); empty for a stub served as written.
-    public internal(set) var warnings: [StubLoadProblem] = []
+    package internal(set) var warnings: [StubLoadProblem] = []
 
     /// The JSON the stub was read from, with `id` and `uuid` filled in: what the admin API shows. Parsed from
     /// ``definitionSource`` on each use.
-    public var definition: JSONValue { definitionSource.mapping(id: id) }
+    package var definition: JSONValue { definitionSource.mapping(id: id) }
 
     /// The default priority (WireMock's).
-    public static let defaultPriority = 5
+    package static let defaultPriority = 5
 
     /// Where a stub came from.
-    public enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// A file under the stub root's `mappings/`, with its path relative to the stub root.
         case file(String)
         /// The admin API, at run time.
@@ -71,7 +71,7 @@ public struct StubMapping: Sendable {
     }
 
     /// The fields a stub mapping may have.
-    public static let fieldNames = [
+    package static let fieldNames = [
         "id", "uuid", "name", "priority", "request", "response", "metadata", "persistent", "scenarioName",
         "requiredScenarioState", "newScenarioState", "insertionIndex", "postServeActions",
     ]
@@ -92,7 +92,7 @@ extension StubMapping {
     ///   - globalResponseTemplating: Whether the response is a template even without the
     ///     `response-template` transformer (WireMock's `--global-response-templating`).
     /// - Throws: ``StubDefinitionError`` naming the field that is wrong or not supported.
-    public init(
+    package init(
         json: JSONValue, defaultID: UUID, source: Source, bodyFiles: BodyFileStore,
         definitionSource: StubDefinitionSource? = nil, text: Data? = nil, globalResponseTemplating: Bool = false
     ) throws(StubDefinitionError) {
@@ -170,7 +170,7 @@ extension StubMapping {
     }
 
     /// Derives a stable id from a text (a file path), so stubs without an id keep the same one across loads.
-    public static func derivedID(from text: String) -> UUID {
+    package static func derivedID(from text: String) -> UUID {
         // Two 64-bit FNV-1a hashes with different offsets, laid out as a version-8 (custom) UUID, RFC 9562 §5.8.
         func fnv(_ seed: UInt64) -> UInt64 {
             var hash = seed
@@ -201,7 +201,7 @@ extension RequestPattern {
     /// Reads a request pattern from JSON.
     ///
     /// - Throws: ``StubDefinitionError`` naming the field.
-    public init(json: JSONValue) throws(StubDefinitionError) {
+    package init(json: JSONValue) throws(StubDefinitionError) {
         var object = try StrictObject(json, what: "request")
         self.init()
         if let method = try object.string("method") {
@@ -245,7 +245,7 @@ extension RequestPattern {
     }
 
     /// The JSON form, as WireMock writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = ["method": .string(method ?? "ANY")]
         if let url {
             let field = url.field

@@ -10,23 +10,23 @@ import Foundation
 /// The exchange goes through the same libcurl upstream client as the proxy mode and is recorded nowhere; a
 /// failing upstream answers 502, or 504 after a timeout. `removeProxyRequestHeaders` came after WireMock 2.35
 /// and is refused by name.
-public struct StubProxy: Sendable, Hashable {
+package struct StubProxy: Sendable, Hashable {
     /// The base URL, an `http` or `https` URL without query (`https://pokeapi.co`, `http://host:9000/prefix`).
-    public var baseURL: String
+    package var baseURL: String
     /// Header fields set on the forwarded request.
-    public var additionalRequestHeaders: [(name: String, value: String)]
+    package var additionalRequestHeaders: [(name: String, value: String)]
     /// A prefix cut from the request's path and query before forwarding, or `nil`.
-    public var urlPrefixToRemove: String?
+    package var urlPrefixToRemove: String?
 
     /// The response fields about proxying.
     static let fieldNames = ["proxyBaseUrl", "additionalProxyRequestHeaders", "proxyUrlPrefixToRemove"]
 
-    public static func == (left: StubProxy, right: StubProxy) -> Bool {
+    package static func == (left: StubProxy, right: StubProxy) -> Bool {
         left.baseURL == right.baseURL && left.urlPrefixToRemove == right.urlPrefixToRemove
             && left.additionalRequestHeaders.elementsEqual(right.additionalRequestHeaders) { $0 == $1 }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(baseURL)
         hasher.combine(urlPrefixToRemove)
         for field in additionalRequestHeaders {
@@ -84,7 +84,7 @@ public struct StubProxy: Sendable, Hashable {
     /// The request to send upstream for `request`: its path and query as received, less
     /// ``urlPrefixToRemove``, after ``baseURL``; its fields as the proxy mode forwards them
     /// (``HeaderPolicy/forwardedRequestHeaders(_:)``), with ``additionalRequestHeaders`` set.
-    public func upstreamRequest(for request: HTTPRequest) -> UpstreamRequest {
+    package func upstreamRequest(for request: HTTPRequest) -> UpstreamRequest {
         var target = request.rawPath + (request.rawQuery.map { "?" + $0 } ?? "")
         if let prefix = urlPrefixToRemove, !prefix.isEmpty, target.hasPrefix(prefix) {
             target = String(target.dropFirst(prefix.count))

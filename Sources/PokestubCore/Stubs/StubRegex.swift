@@ -4,15 +4,18 @@ import Foundation
 ///
 /// Uses ICU syntax through `NSRegularExpression`, which is close to Java's. `.` also matches line breaks, as
 /// in WireMock (checked against WireMock 2.35: `matches ".*end"` passes for `"start\nend"`).
-public struct StubRegex: Sendable, Hashable {
+package struct StubRegex: Sendable, Hashable {
     /// The pattern as written in the stub.
-    public let pattern: String
+    package let pattern: String
     private let expression: Expression
+    /// ``literalPrefix`` as scalars: a value that does not start with them cannot match, and is answered
+    /// without running ICU.
+    private let requiredPrefix: [Unicode.Scalar]
 
     /// Compiles a pattern.
     ///
     /// - Throws: ``StubDefinitionError`` naming the pattern when it does not compile.
-    public init(_ pattern: String) throws(StubDefinitionError) {
+    package init(_ pattern: String) throws(StubDefinitionError) {
         self.pattern = pattern
         do {
             expression = Expression(
@@ -20,6 +23,7 @@ public struct StubRegex: Sendable, Hashable {
         } catch {
             throw StubDefinitionError("invalid regular expression \(pattern.debugDescription)")
         }
+        requiredPrefix = Array(StubRegex.literalPrefix(of: pattern).unicodeScalars)
     }
 
     /// Whether the pattern matches all of `value`.
@@ -29,7 +33,7 @@ public struct StubRegex: Sendable, Hashable {
     /// (``stepBudget(forLength:)``): enough for any pattern that scans a value a bounded number of times, far
     /// too little for catastrophic backtracking. A match that runs out of steps counts as no match (so
     /// `doesNotMatch` passes), as ICU itself answers when it gives up on a match.
-    public func matches(_ value: String) -> Bool {
+    package func matches(_ value: String) -> Bool {
         evaluate(value).matched
     }
 
@@ -38,7 +42,7 @@ public struct StubRegex: Sendable, Hashable {
     ///
     /// - Returns: `matched`: whether the pattern matches all of `value`; `exhaustedBudget`: whether matching
     ///   stopped because it used up ``stepBudget(forLength:)`` (then `matched` is `false`).
-    public func evaluate(_ value: String) -> (matched: Bool, exhaustedBudget: Bool) {
+    package func evaluate(_ value: String) -> (matched: Bool, exhaustedBudget: Bool) {
         let range = NSRange(value.startIndex..<value.endIndex, in: value)
         // With `.reportProgress` ICU calls back about every 10,000 steps with no result; a result means a match.
         var allowedSteps = StubRegex.stepBudget(forLength: range.length)
@@ -46,6 +50,12 @@ public struct StubRegex: Sendable, Hashable {
         if let requestBudget {
             if requestBudget.isSpent { return (false, true) }
             allowedSteps = min(allowedSteps, max(0, requestBudget.remaining))
+        }
+        // A whole-value match starts with the literal prefix, compared scalar by scalar as ICU compares
+        // literal text (no canonical equivalence). The budget is charged what ICU's shortest run costs.
+        if !requiredPrefix.isEmpty && !value.unicodeScalars.starts(with: requiredPrefix) {
+            requestBudget?.spend(10_000, pattern: pattern, stopped: false)
+            return (false, false)
         }
         let allowedCallbacks = allowedSteps / 10_000
         var callbacks = 0
@@ -72,13 +82,17 @@ public struct StubRegex: Sendable, Hashable {
     /// `(a+)+$` run about 11 ms on a 30-character value and about 20 ms on a 32 KB header; without it ICU, as
     /// Foundation ships it on Linux, gave up after about half a second per match (on other platforms a match
     /// may not stop at all), and a request compares a value with a pattern several times.
-    public static func stepBudget(forLength length: Int) -> Int {
+    package static func stepBudget(forLength length: Int) -> Int {
         1_000_000 + 20 * length
     }
 
     /// The longest literal text every match must start with, for indexing (`/api/v2/pokemon/[0-9]+` gives
     /// `/api/v2/pokemon/`). Empty when the pattern starts with a metacharacter or has alternation at the top.
-    public var literalPrefix: String {
+    package var literalPrefix: String {
+        StubRegex.literalPrefix(of: pattern)
+    }
+
+    private static func literalPrefix(of pattern: String) -> String {
         // Metacharacters are ASCII: the pattern is read as Unicode scalars, not Characters.
         let scalars = pattern.unicodeScalars
         guard !scalars.contains("|") else { return "" }
@@ -112,8 +126,8 @@ public struct StubRegex: Sendable, Hashable {
         return String(prefix)
     }
 
-    public static func == (lhs: StubRegex, rhs: StubRegex) -> Bool { lhs.pattern == rhs.pattern }
-    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+    package static func == (lhs: StubRegex, rhs: StubRegex) -> Bool { lhs.pattern == rhs.pattern }
+    package func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
     /// Wraps `NSRegularExpression`, which is immutable and documented as safe to share across threads.
     private final class Expression: @unchecked Sendable {

@@ -6,7 +6,7 @@
 /// write `/api/v2/pokemon-species/flabébé/` for a request's `/api/v2/pokemon-species/flab%C3%A9b%C3%A9/`, and a
 /// decomposed `e%CC%81` is not a precomposed `%C3%A9`. `url` also compares the query. The regexes see the
 /// decoded path first, then the path as received.
-public enum URLPattern: Sendable, Hashable {
+package enum URLPattern: Sendable, Hashable {
     /// Path and query equal to this (normal form).
     case url(String)
     /// Path equal to this (normal form); any query.
@@ -19,7 +19,7 @@ public enum URLPattern: Sendable, Hashable {
     case urlPathTemplate(PathTemplate)
 
     /// The JSON field names, in the order the loader looks for them.
-    public static let fieldNames = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"]
+    package static let fieldNames = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"]
 
     /// Reads the one URL field of a request pattern.
     init(field: String, value: String) throws(StubDefinitionError) {
@@ -47,7 +47,7 @@ public enum URLPattern: Sendable, Hashable {
     }
 
     /// The JSON field name and value.
-    public var field: (name: String, value: String) {
+    package var field: (name: String, value: String) {
         switch self {
         case .url(let value): ("url", value)
         case .urlPath(let value): ("urlPath", value)
@@ -118,9 +118,9 @@ public enum URLPattern: Sendable, Hashable {
 
 /// A path template such as `/api/v2/pokemon/{id}/`: literal segments and `{name}` placeholders, each standing
 /// for exactly one non-empty segment (as WireMock's `urlPathTemplate`, after RFC 6570 level 1).
-public struct PathTemplate: Sendable, Hashable {
+package struct PathTemplate: Sendable, Hashable {
     /// The template as written.
-    public let template: String
+    package let template: String
     private let segments: [Segment]
 
     private enum Segment: Sendable, Hashable {
@@ -132,7 +132,7 @@ public struct PathTemplate: Sendable, Hashable {
     ///
     /// - Throws: ``StubDefinitionError`` for an unclosed `{`, an empty or repeated variable name, or a
     ///   variable that is only part of a segment.
-    public init(_ template: String) throws(StubDefinitionError) {
+    package init(_ template: String) throws(StubDefinitionError) {
         self.template = template
         var names = Set<String>()
         var segments: [Segment] = []
@@ -159,7 +159,7 @@ public struct PathTemplate: Sendable, Hashable {
     }
 
     /// Whether the path (in normal form, ``HTTPRequest/normalizedPath``) fits the template.
-    public func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         var iterator = path.split(separator: "/", omittingEmptySubsequences: false).makeIterator()
         for segment in segments {
             guard let part = iterator.next() else { return false }
@@ -172,7 +172,7 @@ public struct PathTemplate: Sendable, Hashable {
     }
 
     /// The variables' values in `path`, or `nil` when it does not fit.
-    public func variables(in path: String) -> [String: String]? {
+    package func variables(in path: String) -> [String: String]? {
         guard matches(path) else { return nil }
         var values: [String: String] = [:]
         for (segment, part) in zip(segments, path.split(separator: "/", omittingEmptySubsequences: false)) {

@@ -8,7 +8,7 @@ import PokestubLocking
 /// `globalResponseTemplating`) that has something to render; every template is parsed then. A body file's
 /// content is parsed the first time it is served and kept with the stub set, like the file's bytes; a file
 /// without any mustache is served as its bytes, without a copy.
-public final class ResponseTemplate: Sendable {
+package final class ResponseTemplate: Sendable {
     /// The body template (`body`, or `jsonBody` written out as text, as WireMock templates it), when it holds
     /// a mustache.
     let body: Template?
@@ -50,7 +50,7 @@ public final class ResponseTemplate: Sendable {
     ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
     ///   - stub: The stub being served, named in a budget overrun's answer.
     ///   - limits: The work rendering may do.
-    public func render(
+    package func render(
         _ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String,
         stub: ServeEvent.StubReference? = nil, limits: TemplateLimits = TemplateLimits()
     ) -> HTTPResponse {

@@ -1,7 +1,7 @@
 /// A response template, parsed once (Handlebars syntax as WireMock 2.35 reads it; see ``TemplateParser``).
-public struct Template: Sendable {
+package struct Template: Sendable {
     /// The template text as written.
-    public let source: String
+    package let source: String
     let nodes: [TemplateNode]
     /// How many loop-invariant calls the template holds (``TemplateLoopInvariants``).
     let invariantSlots: Int
@@ -14,7 +14,7 @@ public struct Template: Sendable {
     /// Parses a template.
     ///
     /// - Throws: ``TemplateSyntaxError`` naming the bad mustache and its line.
-    public init(_ source: String) throws(TemplateSyntaxError) {
+    package init(_ source: String) throws(TemplateSyntaxError) {
         try self.init(source, usesFastPaths: true)
     }
 
@@ -40,7 +40,7 @@ public struct Template: Sendable {
     }
 
     /// Whether the template is plain text (no mustache): rendering it gives ``source`` back.
-    public var isLiteral: Bool {
+    package var isLiteral: Bool {
         nodes.allSatisfy {
             if case .text = $0 { return true }
             return false
@@ -62,7 +62,7 @@ public struct Template: Sendable {
     ///   - serverBaseURL: Where the server listens, for `request.baseUrl` when the request has no `Host`.
     ///   - limits: The work rendering may do (``TemplateLimits``).
     /// - Throws: ``TemplateFailure`` naming the mustache when a helper fails or the budget is passed.
-    public func render(
+    package func render(
         for request: HTTPRequest, serverBaseURL: String = "http://127.0.0.1", limits: TemplateLimits = TemplateLimits()
     ) throws -> String {
         var budget = TemplateBudget(limits: limits)
@@ -76,8 +76,8 @@ public struct Template: Sendable {
 }
 
 /// A template that failed while rendering, with what went wrong.
-public struct TemplateFailure: Error, Sendable, CustomStringConvertible {
+package struct TemplateFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the mustache.
-    public var message: String
-    public var description: String { message }
+    package var message: String
+    package var description: String { message }
 }

@@ -1,5 +1,5 @@
 /// What became of a request sent upstream.
-public enum ForwardOutcome: Sendable {
+package enum ForwardOutcome: Sendable {
     /// A stub answers it: one that appeared while the request waited (record-missing).
     case stub(StubMapping)
     /// The upstream's response, recorded: the stub written for it (or the last recording, reused when the

@@ -13,23 +13,23 @@ import Foundation
 ///   `Content-Encoding` (the body is decoded before anyone sees it). An answer to `HEAD` has no body to
 ///   compute a length from, so it keeps the upstream's `Content-Length`, the size of the body a `GET` would
 ///   get (RFC 9110 §9.3.2, §8.6), unless a `Content-Encoding` says that size is of an encoded body.
-public enum HeaderPolicy {
+package enum HeaderPolicy {
     /// Hop-by-hop field names, lower-cased (RFC 9110 §7.6.1); `proxy-*` is matched as a prefix.
-    public static let hopByHop: Set<String> = [
+    package static let hopByHop: Set<String> = [
         "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection",
     ]
 
     /// Request fields the upstream client sets itself, lower-cased.
-    public static let clientManagedRequestHeaders: Set<String> = [
+    package static let clientManagedRequestHeaders: Set<String> = [
         "host", "content-length", "accept-encoding", "expect",
     ]
 
     /// Response fields that stop being true once the body is decoded and stored, lower-cased.
-    public static let bodyDescribingResponseHeaders: Set<String> = ["content-length", "content-encoding"]
+    package static let bodyDescribingResponseHeaders: Set<String> = ["content-length", "content-encoding"]
 
     /// Response fields that change on every call and would make each re-recording a diff, lower-cased:
     /// dates and ages, tracing and request ids, CDN and cache bookkeeping.
-    public static let defaultVolatileHeaders: [String] = [
+    package static let defaultVolatileHeaders: [String] = [
         "date", "age", "expires", "server-timing", "x-request-id", "x-correlation-id", "x-amzn-trace-id",
         "x-amzn-requestid", "x-cloud-trace-context", "traceparent", "tracestate", "cf-ray", "cf-cache-status",
         "x-served-by", "x-cache", "x-cache-hits", "x-timer", "x-runtime", "function-execution-id", "report-to",
@@ -42,7 +42,7 @@ public enum HeaderPolicy {
     ///   - name: The field name, any case.
     ///   - connectionTokens: Lower-cased names listed in the message's `Connection` fields.
     /// - Returns: `true` when the field must not be forwarded.
-    public static func isHopByHop(_ name: String, connectionTokens: Set<String> = []) -> Bool {
+    package static func isHopByHop(_ name: String, connectionTokens: Set<String> = []) -> Bool {
         isHopByHopLowercased(name.asciiLowercased, connectionTokens: connectionTokens)
     }
 
@@ -67,7 +67,7 @@ public enum HeaderPolicy {
     ///
     /// - Parameter headers: The fields as the client sent them.
     /// - Returns: The fields to forward.
-    public static func forwardedRequestHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+    package static func forwardedRequestHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         let tokens = connectionTokens(headers)
         return HTTPHeaders(
             headers.fields.filter {
@@ -84,7 +84,7 @@ public enum HeaderPolicy {
     ///   - headers: The fields as the upstream sent them.
     ///   - requestMethod: The method of the request answered.
     /// - Returns: The fields to send on.
-    public static func proxiedResponseHeaders(_ headers: HTTPHeaders, requestMethod: String = "GET") -> HTTPHeaders {
+    package static func proxiedResponseHeaders(_ headers: HTTPHeaders, requestMethod: String = "GET") -> HTTPHeaders {
         let tokens = connectionTokens(headers)
         let keepsLength = requestMethod == "HEAD" && !headers.contains("Content-Encoding")
         return HTTPHeaders(
@@ -103,7 +103,7 @@ public enum HeaderPolicy {
     ///   - volatile: Lower-cased names to drop (``RecordingOptions/volatileHeaders``).
     ///   - requestMethod: The method of the request answered (`HEAD` keeps `Content-Length`).
     /// - Returns: The fields to record, in the order received.
-    public static func recordedResponseHeaders(
+    package static func recordedResponseHeaders(
         _ headers: HTTPHeaders, volatile: Set<String>, requestMethod: String = "GET"
     ) -> HTTPHeaders {
         HTTPHeaders(

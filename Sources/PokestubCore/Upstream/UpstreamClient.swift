@@ -13,7 +13,7 @@
 ///     }
 /// }
 /// ```
-public protocol UpstreamClient: Sendable {
+package protocol UpstreamClient: Sendable {
     /// Sends one request upstream.
     ///
     /// The response handed to `completion` has its body decoded (no `Content-Encoding` left to undo) and

@@ -1,8 +1,8 @@
 /// Why an upstream exchange produced no response. pokestub answers the client with 502 Bad Gateway, or
 /// 504 Gateway Timeout when the upstream was too slow (RFC 9110 §15.6.3 and §15.6.5), and records nothing.
-public struct UpstreamError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct UpstreamError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, which decides the status sent to the client.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// No connection: refused, host not found, network unreachable. Answered with 502.
         case unreachable
         /// The connect or total timeout passed. Answered with 504.
@@ -13,14 +13,14 @@ public struct UpstreamError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The kind of failure.
-    public var kind: Kind
+    package var kind: Kind
     /// The URL that was requested.
-    public var url: String
+    package var url: String
     /// What went wrong, in the client library's words, e.g. `Failed to connect to 127.0.0.1 port 9 after
     /// 0 ms: Couldn't connect to server`.
-    public var message: String
+    package var message: String
     /// The client library's error code (libcurl's `CURLcode`), when there is one.
-    public var code: Int?
+    package var code: Int?
 
     /// Creates an error.
     ///
@@ -29,7 +29,7 @@ public struct UpstreamError: Error, Sendable, Hashable, CustomStringConvertible 
     ///   - url: The URL that was requested.
     ///   - message: What went wrong.
     ///   - code: The client library's error code, if any.
-    public init(kind: Kind, url: String, message: String, code: Int? = nil) {
+    package init(kind: Kind, url: String, message: String, code: Int? = nil) {
         self.kind = kind
         self.url = url
         self.message = message
@@ -37,9 +37,9 @@ public struct UpstreamError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The status to answer the client with: 504 for a timeout, otherwise 502.
-    public var status: Int { kind == .timedOut ? 504 : 502 }
+    package var status: Int { kind == .timedOut ? 504 : 502 }
 
-    public var description: String {
+    package var description: String {
         let codeText = code.map { " (code \($0))" } ?? ""
         return "\(kind.rawValue) for \(url): \(message)\(codeText)"
     }

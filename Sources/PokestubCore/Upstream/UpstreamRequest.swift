@@ -1,17 +1,17 @@
 import Foundation
 
 /// A request on its way to the upstream: method, absolute URL, header fields and body.
-public struct UpstreamRequest: Sendable, Hashable {
+package struct UpstreamRequest: Sendable, Hashable {
     /// The method, sent as given (methods are case-sensitive, RFC 9110 §9.1).
-    public var method: String
+    package var method: String
     /// The absolute URL: the upstream base URL followed by the raw path and query as received, never
     /// re-encoded (`https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20`).
-    public var url: String
+    package var url: String
     /// The header fields to send. `Host`, `Content-Length` and `Accept-Encoding` are left to the client,
     /// which derives them from the URL, the body and the encodings it can decode.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes (empty when there is none).
-    public var body: Data
+    package var body: Data
 
     /// Creates a request.
     ///
@@ -20,7 +20,7 @@ public struct UpstreamRequest: Sendable, Hashable {
     ///   - url: The absolute URL.
     ///   - headers: The header fields to send.
     ///   - body: The body bytes.
-    public init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+    package init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -36,7 +36,7 @@ public struct UpstreamRequest: Sendable, Hashable {
     ///   - request: The request as received.
     ///   - baseURL: The upstream base URL without a trailing slash, e.g. `https://pokeapi.co`; it may carry a
     ///     path prefix (`http://127.0.0.1:9000/mirror`).
-    public init(forwarding request: HTTPRequest, to baseURL: String) {
+    package init(forwarding request: HTTPRequest, to baseURL: String) {
         let target = request.rawPath + (request.rawQuery.map { "?" + $0 } ?? "")
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.init(

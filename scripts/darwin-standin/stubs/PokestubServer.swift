@@ -3,7 +3,7 @@
 // start, as written up to its body, a line of PATH: the check fails when the real declaration changes.
 
 // same as Sources/PokestubServer/HTTPServer.swift
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     // same as Sources/PokestubServer/HTTPServer.swift
-    public static func baseURL(host: String, port: Int) -> String { "" }
+    package static func baseURL(host: String, port: Int) -> String { "" }
 }
