@@ -71,7 +71,7 @@
             let settings = configuration
             let daemon = try await onOwnThread {
                 let daemon = try PokestubDaemon(
-                    configuration: settings, threads: 1, handler: { CensusHandler(engine: $0) })
+                    configuration: settings, threads: 1, adminAccess: nil, handler: { CensusHandler(engine: $0) })
                 try daemon.start()
                 return daemon
             }
