@@ -8,7 +8,7 @@ extension JSONValue {
     /// let count = page["count"]?.intValue  // 1302
     /// ```
     ///
-    /// pokestub's own parser (the one ``JSONDocument`` keeps its tape from) with the rules of
+    /// pokestub's own parser (the one `JSONDocument` keeps its tape from) with the rules of
     /// swift-corelibs-foundation's `JSONSerialization`, so stubs read the same on every platform: the same
     /// texts are accepted, a number is an ``integer(_:)`` when its text is a whole number that fits 64 bits and
     /// a ``double(_:)`` otherwise, a repeated member name keeps its first spelling and its last value, and
