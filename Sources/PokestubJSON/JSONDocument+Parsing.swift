@@ -817,13 +817,7 @@ extension JSONDocument {
         let decoded: UnsafeMutableRawPointer?
 
         func length(at position: Int) -> Int {
-            let entry = tape[position]
-            switch entry >> 60 {
-            case Tag.integer.rawValue, Tag.double.rawValue: return 2
-            case Tag.array.rawValue, Tag.object.rawValue:
-                return Int(truncatingIfNeeded: (entry >> 30) & 0x3FFF_FFFF) - position
-            default: return 1
-            }
+            JSONDocument.length(of: tape[position], at: position)
         }
 
         /// The bytes of the member name at `position`.

@@ -69,13 +69,7 @@ extension JSONDocument {
 
         /// The number of entries the value at `position` takes.
         @inline(__always) func length(at position: Int) -> Int {
-            let entry = tape[position]
-            switch entry >> 60 {
-            case Tag.integer.rawValue, Tag.double.rawValue: return 2
-            case Tag.array.rawValue, Tag.object.rawValue:
-                return Int(truncatingIfNeeded: (entry >> 30) & 0x3FFF_FFFF) - position
-            default: return 1
-            }
+            JSONDocument.length(of: tape[position], at: position)
         }
 
         /// The text of a string entry.

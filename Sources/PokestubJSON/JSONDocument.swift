@@ -94,10 +94,16 @@ package final class JSONDocument: @unchecked Sendable {
 
     /// The number of entries the value at `position` takes.
     @inline(__always) func length(at position: Int) -> Int {
-        let entry = entry(at: position)
-        switch Tag(rawValue: entry >> 60)! {
-        case .integer, .double: return 2
-        case .array, .object: return Int(truncatingIfNeeded: (entry >> 30) & 0x3FFF_FFFF) - position
+        JSONDocument.length(of: entry(at: position), at: position)
+    }
+
+    /// The number of entries a value whose first entry is `entry`, at `position`, takes: two for a number, one
+    /// for another scalar, and a container's up to the end its entry records.
+    @inline(__always) static func length(of entry: UInt64, at position: Int) -> Int {
+        switch entry >> 60 {
+        case Tag.integer.rawValue, Tag.double.rawValue: return 2
+        case Tag.array.rawValue, Tag.object.rawValue:
+            return Int(truncatingIfNeeded: (entry >> 30) & 0x3FFF_FFFF) - position
         default: return 1
         }
     }
