@@ -200,15 +200,16 @@ def main() -> None:
                                "route's total)\n")
                 details.append("| function | instructions / request | share |")
                 details.append("| --- | ---: | ---: |")
+                own_suffix = f" ({Path(args.binary).name})"
                 for cost, name in mine[1][:TOP_FUNCTIONS]:
-                    details.append(f"| `{name[:110]}` | {cost / count:,.0f} | "
+                    details.append(f"| `{name.removesuffix(own_suffix)[:110]}` | {cost / count:,.0f} | "
                                    f"{100 * cost / mine[0] if mine[0] else 0:.1f}% |")
                 details.append(f"\n**{label}**: pokestub's own functions with their callees (inclusive), below "
                                "the server thread's entry\n")
                 details.append("| function | instructions / request | share |")
                 details.append("| --- | ---: | ---: |")
                 for cost, name in [entry for entry in own if "HTTPServer" not in entry[1]][:TOP_FUNCTIONS]:
-                    details.append(f"| `{name[:110]}` | {cost / count:,.0f} | "
+                    details.append(f"| `{name.removesuffix(own_suffix)[:110]}` | {cost / count:,.0f} | "
                                    f"{100 * cost / mine[0] if mine[0] else 0:.1f}% |")
                 print(lines[-1], flush=True)
             lines.extend(details)
