@@ -69,11 +69,13 @@ struct TemplateFastPathTests {
         for _ in 0..<40 {
             urls.append("/api/v2/pokemon/?offset=\(random.next(1_400))&limit=\(random.next(1_400))")
         }
-        for url in urls {
+        for (position, url) in urls.enumerated() {
             let model = TemplateRequestModel.model(
                 for: HTTPRequest(method: "GET", rawURL: url), serverBaseURL: "http://127.0.0.1:1",
                 parameters: parameters)
-            for source in [shipped, ListPageFixture.walkingEveryID] {
+            // The page that walks every id costs 60 times the shipped one; a few of its pages suffice.
+            let sources = position < 8 ? [shipped, ListPageFixture.walkingEveryID] : [shipped]
+            for source in sources {
                 let full = try Self.compare(source, model)
                 guard case .rendered(_, let steps) = full else {
                     Issue.record("\(url) failed: \(full)")
