@@ -55,24 +55,24 @@ struct JSONParserDifferentialTests {
         return names.filter { $0.hasSuffix(".json") }.sorted().map { root + "/" + $0 }
     }
 
-    @Test("every shipped stub file and body file reads the same")
-    func shippedStubs() throws {
-        let files = Self.jsonFiles(under: Repository.stubs)
-        #expect(files.count > 1_000)
+    /// Every JSON file under `root` (more than `least` of them) reads the same both ways.
+    private static func expectEveryFileReadsTheSame(under root: String, moreThan least: Int) throws {
+        let files = jsonFiles(under: root)
+        #expect(files.count > least)
         for path in files {
-            let difference = Self.difference(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let difference = difference(try Data(contentsOf: URL(fileURLWithPath: path)))
             #expect(difference == nil, "\(path): \(difference ?? "")")
         }
     }
 
+    @Test("every shipped stub file and body file reads the same")
+    func shippedStubs() throws {
+        try Self.expectEveryFileReadsTheSame(under: Repository.stubs, moreThan: 1_000)
+    }
+
     @Test("every PokeAPI answer reads the same")
     func pokeAPIBodies() throws {
-        let files = Self.jsonFiles(under: Repository.pokeAPIDump)
-        #expect(files.count > 500)
-        for path in files {
-            let difference = Self.difference(try Data(contentsOf: URL(fileURLWithPath: path)))
-            #expect(difference == nil, "\(path): \(difference ?? "")")
-        }
+        try Self.expectEveryFileReadsTheSame(under: Repository.pokeAPIDump, moreThan: 500)
     }
 
     /// The JSON-ish pieces of a fuzz input: the whole file, each part between `@@…@@` markers and after a
