@@ -89,7 +89,7 @@ package struct StubRegex: Sendable, Hashable {
     /// The longest literal text every match must start with, for indexing (`/api/v2/pokemon/[0-9]+` gives
     /// `/api/v2/pokemon/`). Empty when the pattern starts with a metacharacter or has alternation at the top.
     package var literalPrefix: String {
-        StubRegex.literalPrefix(of: pattern)
+        String(String.UnicodeScalarView(requiredPrefix))
     }
 
     private static func literalPrefix(of pattern: String) -> String {
