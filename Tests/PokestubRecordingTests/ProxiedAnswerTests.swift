@@ -47,4 +47,28 @@ struct ProxiedAnswerTests {
         )
         #expect(try await server.send("GET", "/redirect").headers["Location"] == upstream.baseURL + "/target")
     }
+
+    @Test("a forwarded request's serve event id comes from its journal's generator, as a replayed one's does")
+    func forwardedEventIDs() async throws {
+        let folder = try TemporaryDirectory.stubRoot()
+        let upstream = try await ScriptedUpstream.start()
+        defer { upstream.stop() }
+        let server = try RecordingServer(root: folder.path, mode: .proxy, upstream: upstream.baseURL)
+        defer { server.stop() }
+        for _ in 0..<3 { #expect(try await server.send("GET", "/links").status == 200) }
+        let journal = try JSONValue.parse(try await server.send("GET", "/__admin/requests").body)
+        guard case .array(let events)? = journal["requests"] else {
+            Issue.record("no requests array")
+            return
+        }
+        let ids = events.compactMap { event -> String? in
+            if case .string(let id)? = event["id"] { return id.lowercased() }
+            return nil
+        }
+        #expect(ids.count == 3)
+        // The journal's ids (RFC 9562 §5.8, version 8): one random prefix per journal, then a counter; a UUID()
+        // would be version 4, with a read of /dev/urandom for each.
+        #expect(ids.allSatisfy { Array($0)[14] == "8" }, "\(ids)")
+        #expect(Set(ids.map { $0.prefix(18) }).count == 1, "\(ids)")
+    }
 }

@@ -21,9 +21,9 @@ extension StubEngine {
     ///   - timing: When it arrived.
     /// - Returns: A deferred reply.
     func forward(_ request: HTTPRequest, in scope: ServingScope, mode: ServeMode, timing: ServeTiming) -> HTTPReply {
-        let eventID = UUID()
-        let plan = recordings.plan(for: request, in: mode)
         let journal = scope.journal
+        let eventID = journal.nextEventID()
+        let plan = recordings.plan(for: request, in: mode)
         return .deferred { [self] complete in
             recordings.forward(request, plan: plan, eventID: eventID) { [self] outcome in
                 var response: HTTPResponse

@@ -16,8 +16,8 @@ extension StubEngine {
         _ request: HTTPRequest, through proxy: StubProxy, match: StubIndex.Match, in scope: ServingScope,
         timing: ServeTiming
     ) -> HTTPReply {
-        let eventID = UUID()
         let journal = scope.journal
+        let eventID = journal.nextEventID()
         let delay = scope.fixedDelayMilliseconds
         // The scenario moves when the stub matches, as for a stub that answers itself.
         if let rule = match.scenario, let newState = rule.newState { scope.scenarios.set(rule.name, to: newState) }
