@@ -92,10 +92,11 @@ extension JSONDocument {
     /// Parses UTF-8 text into a document that keeps a copy of it.
     private static func parseUTF8(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONDocument {
         try checkSize(bytes)
+        let invalidUTF8 = firstInvalidUTF8(bytes)
         let source = MappedBuffer(size: bytes.count)
         if bytes.count > 0 { source.base.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
         let sourceBytes = UnsafeRawBufferPointer(start: source.base, count: bytes.count)
-        let (tape, parser) = try parseTape(sourceBytes, indexesObjects: true)
+        let (tape, parser) = try parseTape(sourceBytes, indexesObjects: true, invalidUTF8: invalidUTF8)
         let document = JSONDocument(
             source: source, sourceCount: bytes.count, tape: tape, decoded: parser.decoded,
             residentBytes: bytes.count + 8 * parser.used + parser.decodedCount)
@@ -109,13 +110,14 @@ extension JSONDocument {
     /// Parses UTF-8 text into a value: the tape points into `bytes`, is read once and let go.
     private static func valueUTF8(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
         try checkSize(bytes)
+        let invalidUTF8 = firstInvalidUTF8(bytes)
         // A dictionary needs no index: assigned in source order it keeps a repeated name's first spelling and
         // last value by itself.
-        var (tape, parser) = try parseTape(bytes, indexesObjects: false)
+        var (tape, parser) = try parseTape(bytes, indexesObjects: false, invalidUTF8: invalidUTF8)
         if parser.unrepresentable != nil {
             // A number beyond `Double`'s range is refused only if no later member of the same name replaces it:
             // read again with each object's index, which holds only the members that stay.
-            (tape, parser) = try parseTape(bytes, indexesObjects: true)
+            (tape, parser) = try parseTape(bytes, indexesObjects: true, invalidUTF8: invalidUTF8)
         }
         var builder = ValueBuilder(
             tape: UnsafePointer(tape.base.assumingMemoryBound(to: UInt64.self)), source: bytes.baseAddress,
@@ -126,19 +128,21 @@ extension JSONDocument {
         return value
     }
 
-    /// Refuses a text larger than ``maximumSourceBytes`` or not well-formed UTF-8.
+    /// Refuses a text larger than ``maximumSourceBytes``.
     private static func checkSize(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
         guard bytes.count <= maximumSourceBytes else {
             throw JSONSyntaxError(line: nil, column: nil, message: "invalid JSON: text larger than 512 MiB")
         }
-        if let invalid = firstInvalidUTF8(bytes) {
-            throw syntaxError("Invalid UTF-8 sequence around character \(invalid).", at: invalid, in: bytes)
-        }
     }
 
     /// Runs the parser over `bytes`, which the tape's strings point into; `indexesObjects` as ``Parser`` has it.
+    ///
+    /// A text that is not well-formed UTF-8 (`invalidUTF8`: the offset of its first ill-formed sequence, from
+    /// ``firstInvalidUTF8(_:)``) is refused there, unless the parser meets a syntax error before it: the first
+    /// problem in reading order is the one named, as Foundation names it, checking each string as it reads it.
+    /// The parser reads bytes, not characters, so an ill-formed sequence only decides which error is named.
     private static func parseTape(
-        _ bytes: UnsafeRawBufferPointer, indexesObjects: Bool
+        _ bytes: UnsafeRawBufferPointer, indexesObjects: Bool, invalidUTF8: Int?
     ) throws(JSONSyntaxError) -> (MappedBuffer, Parser) {
         // A value takes at least one byte and at most two entries, and then only when it takes three bytes; an
         // object's index takes half an entry per member of at least four bytes.
@@ -148,9 +152,16 @@ extension JSONDocument {
         do {
             try parser.parseDocument()
         } catch {
+            if let invalidUTF8, error.offset >= invalidUTF8 { throw invalidUTF8Error(at: invalidUTF8, in: bytes) }
             throw syntaxError(error.message, at: error.offset, in: bytes)
         }
+        if let invalidUTF8 { throw invalidUTF8Error(at: invalidUTF8, in: bytes) }
         return (tape, parser)
+    }
+
+    /// The error for an ill-formed UTF-8 sequence at `offset`.
+    private static func invalidUTF8Error(at offset: Int, in bytes: UnsafeRawBufferPointer) -> JSONSyntaxError {
+        syntaxError("Invalid UTF-8 sequence around character \(offset).", at: offset, in: bytes)
     }
 
     /// The error for a comma before `]` or `}` at `offset`: refused after any other problem of the text, as

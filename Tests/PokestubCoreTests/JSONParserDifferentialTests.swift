@@ -168,6 +168,22 @@ struct JSONParserDifferentialTests {
             let difference = Self.difference(Data(text.utf8))
             #expect(difference == nil, "\(text.debugDescription): \(difference ?? "")")
         }
+        // A syntax error before an ill-formed UTF-8 sequence is named, on its own line: Foundation checks each
+        // string as it reads it.
+        for bytes: [UInt8] in [
+            Array("x\n\"\u{E9}\"".utf8) + [0xFF], Array("[1,\n2 3,\n\"".utf8) + [0xC3, 0x28, 0x22, 0x5D],
+            Array("{\"a\": tru,\n\"b\": \"".utf8) + [0xED, 0xA0, 0x80, 0x22, 0x7D],
+            Array("[\"ok\",\n\"".utf8) + [0xFF] + Array("\", nul]".utf8),
+        ] {
+            let difference = Self.difference(Data(bytes))
+            #expect(difference == nil, "\(bytes): \(difference ?? "")")
+        }
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(Data(Array("x\n\n\"".utf8) + [0xFF, 0x22])) }
+        do {
+            _ = try JSONValue.parse(Data(Array("x\n\n\"".utf8) + [0xFF, 0x22]))
+        } catch {
+            #expect(error.line == 1, "the stray x on line 1 is named, not the byte on line 3: \(error)")
+        }
         var random = SplitMix(seed: 28)
         let samples = [
             #"{"count": 1302, "next": "https://pokeapi.co/api/v2/pokemon/?offset=20&limit=20", "previous": null}"#,
