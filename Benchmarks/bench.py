@@ -752,15 +752,25 @@ def main() -> int:
         pokestub.stop()
         servers.remove(pokestub)
 
-        results["scale"] = []
-        for count in scales:
-            server = start_pokestub(args.binary, scale_root(work, count), LIST_PATH)
-            servers.append(server)
-            result = wrk(server, LIST_PATH, seconds, args.connections, get_script)
-            results["scale"].append({"stubs": count, "start_seconds": server.start_seconds, "rps": result["rps"],
-                                     "other_cpu_percent": result["other_cpu_percent"]})
-            server.stop()
-            servers.remove(server)
+        # Each round starts every size once, the order reversed every other round, so a drift in the machine's
+        # speed falls on all sizes alike; a size's figures are the medians of its rounds.
+        roots = {count: scale_root(work, count) for count in scales}
+        runs: dict[int, list[dict]] = {count: [] for count in scales}
+        for round_index in range(rounds):
+            for count in (scales if round_index % 2 == 0 else list(reversed(scales))):
+                server = start_pokestub(args.binary, roots[count], LIST_PATH)
+                servers.append(server)
+                result = wrk(server, LIST_PATH, seconds, args.connections, get_script)
+                runs[count].append({"start_seconds": server.start_seconds, "rps": result["rps"],
+                                    "other_cpu_percent": result["other_cpu_percent"]})
+                server.stop()
+                servers.remove(server)
+        results["scale"] = [
+            {"stubs": count, "rounds": runs[count],
+             **{key: statistics.median(run[key] for run in runs[count] if run[key] is not None)
+                if any(run[key] is not None for run in runs[count]) else None
+                for key in ("start_seconds", "rps", "other_cpu_percent")}}
+            for count in scales]
 
         results["record"] = record_overhead(args.binary, nginx.base, work, record_requests, args.record_rounds)
         results["relay_floors"] = relay_floors(work, nginx.base, record_requests, args.record_rounds)
@@ -885,7 +895,8 @@ def report_lines(results: dict) -> list[str]:
     for row in results["scale"]:
         lines.append(f"| {row['stubs']:,} | {row['start_seconds'] * 1000:.1f} | {row['rps']:,.0f} | "
                      f"{ratio(row['rps'], baseline)} | {percent(row['other_cpu_percent'])} |")
-    lines += ["", f"(one run each; target for 10,000 stubs: {TARGETS['scale']})", ""]
+    lines += ["", f"(the median of {results['rounds']} round(s), the sizes in alternating order; target for 10,000 "
+              f"stubs: {TARGETS['scale']})", ""]
     lines += record_lines(results["record"])
     if results["record"]:
         lines += relay_floor_lines(results["relay_floors"], results["record"]["direct_ms"],
