@@ -27,7 +27,24 @@ public enum CanonicalJSON {
         return Data(output)
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
+    /// The value as compact canonical JSON: no whitespace between tokens, no final newline, keys and
+    /// values written as ``pretty(_:)`` writes them.
+    ///
+    /// ```swift
+    /// let text = CanonicalJSON.compact(["name": "bulbasaur", "id": 1])  // {"id":1,"name":"bulbasaur"}
+    /// ```
+    ///
+    /// - Parameter value: The value to write.
+    /// - Returns: UTF-8 text; a non-finite number, which JSON cannot hold, is written as `null`.
+    public static func compact(_ value: JSONValue) -> Data {
+        var output: [UInt8] = []
+        output.reserveCapacity(1_024)
+        write(value, indent: nil, into: &output)
+        return Data(output)
+    }
+
+    /// Writes `value`; `indent` is the depth of a pretty layout, `nil` for the compact one.
+    private static func write(_ value: JSONValue, indent: Int?, into output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: Array("null".utf8))
         case .bool(let flag): output.append(contentsOf: Array((flag ? "true" : "false").utf8))
@@ -44,8 +61,8 @@ public enum CanonicalJSON {
             output.append(UInt8(ascii: "["))
             for (position, item) in items.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 1, into: &output)
-                write(item, indent: indent + 1, into: &output)
+                newline(indent.map { $0 + 1 }, into: &output)
+                write(item, indent: indent.map { $0 + 1 }, into: &output)
             }
             newline(indent, into: &output)
             output.append(UInt8(ascii: "]"))
@@ -58,17 +75,20 @@ public enum CanonicalJSON {
             let keys = members.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
             for (position, key) in keys.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent + 1, into: &output)
+                newline(indent.map { $0 + 1 }, into: &output)
                 writeString(key, into: &output)
-                output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-                write(members[key]!, indent: indent + 1, into: &output)
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(UInt8(ascii: " ")) }
+                write(members[key]!, indent: indent.map { $0 + 1 }, into: &output)
             }
             newline(indent, into: &output)
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ indent: Int, into output: inout [UInt8]) {
+    /// A line break and `indent` levels of two spaces; nothing in the compact layout.
+    private static func newline(_ indent: Int?, into output: inout [UInt8]) {
+        guard let indent else { return }
         output.append(UInt8(ascii: "\n"))
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }

@@ -16,6 +16,15 @@ struct PokestubJSONSymbolExamples {
         #expect(String(decoding: text, as: UTF8.self) == "{\n  \"id\": 1,\n  \"name\": \"bulbasaur\"\n}\n")
     }
 
+    @Test("CanonicalJSON.compact sorts keys and writes no whitespace")
+    func canonicalCompactJSON() {
+        let text = CanonicalJSON.compact(["name": "bulbasaur", "id": 1])  // {"id":1,"name":"bulbasaur"}
+        #expect(String(decoding: text, as: UTF8.self) == #"{"id":1,"name":"bulbasaur"}"#)
+        // Keys by their Unicode scalars, on every platform: upper case before lower case, "10" before "9".
+        let order = CanonicalJSON.compact(["b": 1, "B": 2, "9": 3, "10": 4, "é": 5, "a": [1.5, "x"]])
+        #expect(String(decoding: order, as: UTF8.self) == #"{"10":4,"9":3,"B":2,"a":[1.5,"x"],"b":1,"é":5}"#)
+    }
+
     @Test("JSONText finds a value's bytes and compacts them as written")
     func jsonText() {
         let text = Data(#"{"response": {"jsonBody": {"name": "fire", "id": 10, "weight": 1.0}}}"#.utf8)

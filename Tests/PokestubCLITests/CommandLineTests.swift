@@ -119,7 +119,7 @@ struct CommandLineTests {
         #expect(pokemon.status == 200)
         #expect(pokemon.text.contains("\"name\":\"bulbasaur\""))
         let journal = try await HTTPFetch.send(base + "/__admin/requests").text
-        #expect(journal.contains("\"url\" : \"/api/v2/pokemon/1/\""))
+        #expect(journal.contains("\"url\": \"/api/v2/pokemon/1/\""))
         server.signal(SIGTERM)
         #expect(await server.waitForExit() == 0)
     }

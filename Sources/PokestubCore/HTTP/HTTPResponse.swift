@@ -57,11 +57,13 @@ package struct HTTPResponse: Sendable {
         return answer
     }
 
-    /// A JSON response with `Content-Type: application/json`.
+    /// A JSON response with `Content-Type: application/json`, written by ``CanonicalJSON`` (keys sorted by
+    /// their Unicode scalars), so an answer has the same bytes on every platform and needs no collator: the
+    /// platform's `JSONSerialization` sorts keys with ICU's, which maps ICU's data on the first answer.
     package static func json(_ value: JSONValue, status: Int = 200, pretty: Bool = true) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: HTTPHeaders([(name: "Content-Type", value: "application/json")]),
-            body: ResponseBody(value.serialized(pretty: pretty)))
+            body: ResponseBody(pretty ? CanonicalJSON.pretty(value) : CanonicalJSON.compact(value)))
     }
 
     /// A plain-text response with `Content-Type: text/plain; charset=utf-8`.
