@@ -13,6 +13,8 @@ enum ConnectionReader {
     /// NUL inside a value is kept for ``RequestFraming`` to refuse instead of ending the value early.
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var fields: [(name: String, value: String)] = []
+        // Room for a client's usual few fields in one allocation.
+        fields.reserveCapacity(8)
         withUnsafeMutablePointer(to: &fields) { pointer in
             _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
         }

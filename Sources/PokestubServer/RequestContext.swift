@@ -27,9 +27,15 @@ final class RequestContext: @unchecked Sendable {
     var deadlineRuns = false
     /// Whether the server was stopping when the request's head (or its body) was complete.
     var serverStopping = false
+    /// The body of the answer queued as a prepared libmicrohttpd response (``PreparedResponses``), which
+    /// points at its bytes without holding it: kept until the request completes, when libmicrohttpd is done
+    /// sending it.
+    var answerBody: ResponseBody?
     /// Whether the connection was suspended for a reply from another thread.
     private(set) var wasSuspended = false
-    private let handover = Locked(Handover())
+    /// Made when the connection is suspended (``markWaiting(connection:)``), before any other thread can see
+    /// the request, and only then: a request answered on its server thread allocates no lock.
+    private var handover: Locked<Handover>?
 
     /// What another thread hands over: the reply, and the connection to resume for it.
     private struct Handover {
@@ -93,7 +99,7 @@ final class RequestContext: @unchecked Sendable {
             phase = .waiting
             return .handle(body: body)
         case .waiting:
-            guard wasSuspended else { return .continueReading }
+            guard wasSuspended, let handover else { return .continueReading }
             let reply: HTTPResponse? = handover.withLock { handover in
                 guard let reply = handover.reply else { return nil }
                 handover.reply = nil
@@ -111,15 +117,13 @@ final class RequestContext: @unchecked Sendable {
     /// Records that the connection is suspended until ``finish(with:core:)``.
     func markWaiting(connection: ConnectionHandle) {
         wasSuspended = true
-        handover.withLock { handover in
-            handover.connection = connection
-            handover.awaited = true
-        }
+        handover = Locked(Handover(connection: connection, reply: nil, awaited: true))
     }
 
     /// Hands over the reply and resumes the connection; libmicrohttpd then calls the access handler, which
     /// sends it. Only the first call counts. Callable from any thread.
     func finish(with response: HTTPResponse, core: ServerCore) {
+        guard let handover else { return }
         let connection: ConnectionHandle? = handover.withLock { handover in
             guard handover.awaited, handover.reply == nil, let connection = handover.connection else { return nil }
             handover.reply = response

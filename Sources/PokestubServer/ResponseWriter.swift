@@ -28,7 +28,23 @@ enum ResponseWriter {
     }
 
     /// Queues the response on the connection, or carries out its fault.
-    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    ///
+    /// An answer served again (``HTTPResponse/isServedAgain``) queued for a request (`context`) goes out as
+    /// the thread's prepared libmicrohttpd response for it (``PreparedResponses``), the same bytes; the
+    /// request keeps the answer's body until it completes, since the prepared response does not.
+    ///
+    /// - Parameters:
+    ///   - response: The answer.
+    ///   - connection: The request's connection.
+    ///   - context: The request's context, to keep a prepared response's body alive; `nil` makes the
+    ///     response for this request alone.
+    static func queue(
+        _ response: HTTPResponse, on connection: OpaquePointer, for context: RequestContext? = nil
+    ) -> MHD_Result {
+        if let context, let prepared = PreparedResponses.current.response(for: response) {
+            context.answerBody = response.body
+            return MHD_queue_response(connection, UInt32(response.status), prepared)
+        }
         if let fault = response.fault {
             if fault == .connectionResetByPeer {
                 let socket = pokestub_mhd_connection_fd(connection)
@@ -40,6 +56,15 @@ enum ResponseWriter {
             return MHD_Result.NO
         }
         guard let mhdResponse = makeResponse(response) else { return MHD_Result.NO }
+        addHeaders(of: response, to: mhdResponse)
+        let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+        return result
+    }
+
+    /// Adds the answer's header fields to a libmicrohttpd response, but for those libmicrohttpd writes itself
+    /// (``managedHeaders``).
+    static func addHeaders(of response: HTTPResponse, to mhdResponse: OpaquePointer) {
         for field in response.headers where !isManaged(field.name) {
             // Refused values (a CR or LF inside) are dropped rather than sent broken. `withCString` lends a
             // native string's own bytes; an implicit conversion would copy each into a new array.
@@ -47,9 +72,6 @@ enum ResponseWriter {
                 field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
             }
         }
-        let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
-        MHD_destroy_response(mhdResponse)
-        return result
     }
 
     /// The libmicrohttpd response for the body: an open file (``HTTPResponse/streamedFile``), the body's

@@ -202,7 +202,7 @@ final class ServerCore: Sendable {
     private func deliver(_ reply: HTTPReply, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         switch reply {
         case .response(let response) where response.delayMilliseconds <= 0:
-            return ResponseWriter.queue(response, on: connection)
+            return ResponseWriter.queue(response, on: connection, for: context)
         case .response(let response):
             suspend(context, connection: connection)
             let delay = DispatchTime.now() + .milliseconds(response.delayMilliseconds)

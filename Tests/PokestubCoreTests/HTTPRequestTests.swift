@@ -139,4 +139,21 @@ struct HTTPRequestTests {
         let binary = HTTPRequest(method: "POST", rawURL: "/", body: Data([0xFF, 0xFE, 0x00]))
         #expect(binary.bodyText == nil)
     }
+
+    @Test(
+        "an origin-form target, read by byte offsets, gives what the general reading gives for its absolute form",
+        arguments: [
+            "/", "/a", "/api/v2/pokemon/?offset=0&limit=20", "/a?", "/a?&&x=1&", "/a?=v&n", "/a?x=1#frag",
+            "/a#frag?x=1", "/a?x=%41+b&y=c+d", "/a?x=1&x=2&%zz=%", "/flab%C3%A9b%C3%A9/?name=flab%C3%A9b%C3%A9",
+            "/é?q=é&r=a=b", "/a?b?c=d",
+        ])
+    func originFormAsTheGeneralReading(target: String) {
+        let origin = HTTPRequest(method: "GET", rawURL: target)
+        let absolute = HTTPRequest(method: "GET", rawURL: "http://example.com" + target)
+        #expect(origin.rawPath == absolute.rawPath)
+        #expect(origin.rawQuery == absolute.rawQuery)
+        #expect(parameters(origin) == parameters(absolute))
+        #expect(origin.path == absolute.path)
+        #expect(origin.normalizedPath == absolute.normalizedPath)
+    }
 }

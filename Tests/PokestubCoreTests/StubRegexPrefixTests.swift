@@ -54,7 +54,7 @@ struct StubRegexPrefixRejectionTests {
         let regex = try StubRegex("/api/v2/pokemon/?")
         let budget = MatchBudget(steps: 1_000_000)
         let before = budget.remaining
-        let outcome = MatchBudget.$current.withValue(budget) { regex.evaluate("/api/v2/berry/") }
+        let outcome = MatchBudget.with(budget) { regex.evaluate("/api/v2/berry/") }
         #expect(outcome.matched == false && outcome.exhaustedBudget == false)
         #expect(before - budget.remaining == 10_000)
     }

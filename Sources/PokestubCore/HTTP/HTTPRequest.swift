@@ -46,6 +46,12 @@ package struct HTTPRequest: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.clientAddress = clientAddress
+        if let origin = HTTPRequest.originForm(rawURL) {
+            (rawPath, rawQuery, queryParameters) = origin
+            path = PercentDecoding.decode(rawPath, keepingEncodedSlash: true)
+            normalizedPath = URINormalForm.normalize(rawPath)
+            return
+        }
         var target = Substring(rawURL)
         // Searches run on UTF-8 bytes and skip Foundation: this runs for every request.
         if let fragment = target.firstIndex(ofASCII: UInt8(ascii: "#")) { target = target[..<fragment] }
@@ -100,6 +106,58 @@ package struct HTTPRequest: Sendable, Hashable {
     package var rawTarget: String {
         guard let rawQuery, !rawQuery.isEmpty else { return rawPath }
         return "\(rawPath)?\(rawQuery)"
+    }
+
+    /// The raw path, raw query and query parameters of a target in origin form (`/path?query#fragment`, RFC
+    /// 9112 §3.2.1, what clients send), read by byte offsets in the target's UTF-8 in one pass, as the general
+    /// reading in ``init(method:rawURL:headers:body:clientAddress:)`` reads them; `nil` for a target that does
+    /// not start with `/` (an absolute form), which that reading takes. A name or value with nothing to decode
+    /// (no `%`, no `+`) is its bytes as they are; a pair with something to decode goes through
+    /// ``parseQuery(_:)``.
+    static func originForm(
+        _ rawURL: String
+    ) -> (rawPath: String, rawQuery: String?, parameters: [(name: String, value: String)])? {
+        var target = rawURL
+        return target.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            func text(_ start: Int, _ end: Int) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            }
+            var end = bytes.count
+            var question = -1
+            for index in 0..<bytes.count {
+                if bytes[index] == UInt8(ascii: "#") {
+                    end = index
+                    break
+                }
+                if bytes[index] == UInt8(ascii: "?") && question < 0 { question = index }
+            }
+            guard question >= 0 else { return (text(0, end), nil, []) }
+            var parameters: [(name: String, value: String)] = []
+            var start = question + 1
+            while start < end {
+                var stop = start
+                var equals = -1
+                var needsDecoding = false
+                while stop < end && bytes[stop] != UInt8(ascii: "&") {
+                    switch bytes[stop] {
+                    case UInt8(ascii: "="): if equals < 0 { equals = stop }
+                    case UInt8(ascii: "%"), UInt8(ascii: "+"): needsDecoding = true
+                    default: break
+                    }
+                    stop += 1
+                }
+                if needsDecoding {
+                    parameters += parseQuery(Substring(text(start, stop)))
+                } else if equals >= 0 {
+                    parameters.append((name: text(start, equals), value: text(equals + 1, stop)))
+                } else if stop > start {
+                    parameters.append((name: text(start, stop), value: ""))
+                }
+                start = stop + 1
+            }
+            return (text(0, question), text(question + 1, end), parameters)
+        }
     }
 
     /// Whether text is a URI scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986 §3.1).

@@ -21,6 +21,13 @@ package struct HTTPResponse: Sendable {
     /// For an answer to `HEAD` with no body at hand (a recorded `HEAD`): the `Content-Length` to send, in
     /// bytes, with no body after the head. `nil` sends the body's own length. See ``answeringHead()``.
     package var headContentLength: Int?
+    /// Whether this answer is served again as it is, its ``body`` object kept for the next request that gets
+    /// the same answer: a stub's own answer (its body or body file, link-rewritten or not) and a cached
+    /// near-miss answer. The server may then make its libmicrohttpd response once and queue that again
+    /// (`PreparedResponses` in PokestubServer), still checking the status and header fields each time. A
+    /// rendered template, a proxied or forwarded answer and an admin answer are made for one request and
+    /// leave it `false`.
+    package var isServedAgain = false
 
     /// Ways to fail deliberately, as WireMock's `fault` field names them.
     package enum Fault: String, Sendable, CaseIterable {

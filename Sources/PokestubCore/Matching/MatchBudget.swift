@@ -10,8 +10,7 @@ import Foundation
 /// pattern spent the last of it (see ``StubEngine``), instead of an answer that could be wrong, since a stub
 /// whose pattern could not finish might have been the one to answer.
 ///
-/// `@unchecked Sendable`: a budget belongs to one request's matching, which runs on one thread; it is only
-/// made `Sendable` to be a task-local value.
+/// `@unchecked Sendable`: a budget belongs to one request's matching, which runs on one thread.
 package final class MatchBudget: @unchecked Sendable {
     /// The steps a request's matching may take: 20 million, about twenty evaluations that each spend their
     /// own whole budget (some 200 ms on this project's 2-core machine), and a thousand times what matching a
@@ -22,7 +21,22 @@ package final class MatchBudget: @unchecked Sendable {
     static let nearMissSteps = defaultSteps / 20
 
     /// The budget of the matching in progress on this thread, if any.
-    @TaskLocal package static var current: MatchBudget?
+    ///
+    /// Matching is synchronous (``with(_:_:)`` takes a synchronous body), so the budget is the thread's, kept in
+    /// a thread-specific slot: a task-local value cost an allocation and some 500 instructions a request.
+    package static var current: MatchBudget? {
+        guard let pointer = pthread_getspecific(threadKey) else { return nil }
+        return Unmanaged<MatchBudget>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// The slot of ``current`` (pthread_key_create(3)); it holds no reference: ``with(_:_:)`` keeps the budget
+    /// alive while it is there.
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let result = pthread_key_create(&key, nil)
+        precondition(result == 0, "pthread_key_create failed with \(result)")
+        return key
+    }()
 
     /// Steps left; zero or less when the budget is spent.
     package private(set) var remaining: Int
@@ -151,7 +165,15 @@ package final class MatchBudget: @unchecked Sendable {
         steps: Int = defaultSteps, memory: MemoryBudget? = nil, _ body: () throws -> T
     ) rethrows -> (T, MatchBudget) {
         let budget = MatchBudget(steps: steps, memory: memory)
-        let result = try $current.withValue(budget) { try body() }
+        let result = try with(budget, body)
         return (result, budget)
+    }
+
+    /// Runs `body` with `budget` as ``current`` on this thread, and the previous one (or none) after it.
+    package static func with<T>(_ budget: MatchBudget, _ body: () throws -> T) rethrows -> T {
+        let previous = pthread_getspecific(threadKey)
+        pthread_setspecific(threadKey, Unmanaged.passUnretained(budget).toOpaque())
+        defer { pthread_setspecific(threadKey, previous) }
+        return try withExtendedLifetime(budget) { try body() }
     }
 }

@@ -179,8 +179,10 @@ package final class StubEngine: HTTPHandler {
             } else if let linkRewriter {
                 // A body file's bytes and their rewritten form are read together.
                 response = linkRewriter.rewrite(match, to: scope.linkBase, serving: scope.serving)
+                response.isServedAgain = true
             } else {
                 response = match.response
+                response.isServedAgain = true
             }
             if request.method == "HEAD" { response = response.answeringHead() }
             if scope.fixedDelayMilliseconds > 0 { response.delayMilliseconds += scope.fixedDelayMilliseconds }
@@ -192,7 +194,9 @@ package final class StubEngine: HTTPHandler {
         if mode != .replay { return forward(request, in: scope, mode: mode, timing: timing) }
         logger.info("unmatched \(request.method) \(request.rawURL)")
         let nearMiss = scope.nearMissAnswer(for: request)
-        let response = nearMiss.response
+        var response = nearMiss.response
+        // Kept in the scope's near-miss cache, so a repeated miss gets the same body.
+        response.isServedAgain = true
         scope.journal.recordAnswer(
             to: request, stub: nil, status: response.status, timing: timing, response: response)
         return .response(response)

@@ -26,6 +26,9 @@ package final class StubIndex: Sendable {
     let rank: [Int]
     private let byLiteralPath: [PathKey: PathGroup]
     private let byPrefix: [String: [Int]]
+    /// The lengths in bytes of ``byPrefix``'s keys: a request path is looked up there only at a `/` that ends
+    /// a prefix of one of these lengths, so most requests make no key and hash nothing.
+    private let prefixLengths: Set<Int>
     private let unindexed: [Int]
     private let byParent: [String: [Int]]
     private let byID: [UUID: Int]
@@ -94,6 +97,7 @@ package final class StubIndex: Sendable {
         for (path, group) in literalGroups { byLiteralPath[PathKey(path)] = PathGroup(group, patterns: patterns) }
         self.byLiteralPath = byLiteralPath
         self.byPrefix = byPrefix
+        prefixLengths = Set(byPrefix.keys.map(\.utf8.count))
         self.unindexed = unindexed
         self.byParent = byParent
         self.byID = byID
@@ -115,6 +119,7 @@ package final class StubIndex: Sendable {
         self.rank = rank
         self.byLiteralPath = byLiteralPath
         self.byPrefix = byPrefix
+        prefixLengths = Set(byPrefix.keys.map(\.utf8.count))
         self.unindexed = unindexed
         self.byParent = byParent
         self.byID = byID
@@ -247,12 +252,13 @@ package final class StubIndex: Sendable {
             group.forEachCandidateList(for: request, consider)
         }
         if !byPrefix.isEmpty {
-            let path = request.normalizedPath
-            var position = path.startIndex
-            while let slash = path[position...].firstIndex(of: "/") {
-                let next = path.index(after: slash)
-                if let group = byPrefix[String(path[..<next])] { consider(group) }
-                position = next
+            // The normal form is ASCII: its `/`s are found on the bytes, not by walking Characters.
+            var path = request.normalizedPath
+            path.withUTF8 { bytes in
+                for end in bytes.indices where bytes[end] == UInt8(ascii: "/") && prefixLengths.contains(end + 1) {
+                    let prefix = String(decoding: UnsafeBufferPointer(rebasing: bytes[...end]), as: UTF8.self)
+                    if let group = byPrefix[prefix] { consider(group) }
+                }
             }
         }
         consider(unindexed)
