@@ -373,25 +373,26 @@ struct TemplateRenderer {
                     value = .string(key)
                 case .unknown: return .null
                 }
-                return path.segments.count == 1 ? value : TemplateRenderer.follow(value, path.segments.dropFirst())
+                return TemplateRenderer.follow(value, path.segments)
             }
             return .null
         }
-        guard let first = path.segments.first else { return frames[start].context }
+        let segments = path.segments
+        guard let first = segments.first else { return frames[start].context }
         let lowest = path.isExplicit ? start : 0
         for index in stride(from: start, through: lowest, by: -1) {
-            if let value = frames[index].context.member(first) {
-                return TemplateRenderer.follow(value, path.segments.dropFirst())
-            }
+            if let value = frames[index].context.member(first) { return TemplateRenderer.follow(value, segments) }
         }
-        if let value = variables.value(for: first) { return TemplateRenderer.follow(value, path.segments.dropFirst()) }
+        if let value = variables.value(for: first) { return TemplateRenderer.follow(value, segments) }
         return .null
     }
 
-    private static func follow(_ value: TemplateValue, _ rest: ArraySlice<TemplatePathSegment>) -> TemplateValue {
+    /// `value`, the first segment's, followed through the rest of `segments`.
+    private static func follow(_ value: TemplateValue, _ segments: [TemplatePathSegment]) -> TemplateValue {
+        guard segments.count > 1 else { return value }
         var current = value
-        for segment in rest {
-            guard let next = current.member(segment) else { return .null }
+        for position in 1..<segments.count {
+            guard let next = current.member(segments[position]) else { return .null }
             current = next
         }
         return current

@@ -37,7 +37,7 @@ enum TemplateValue: Sendable {
         case .multi(let values): values.first ?? ""
         case .pathSegments(let path, _): path
         case .map(let map):
-            "{" + map.keys.indices.map { "\(map.keys[$0])=\(map.value(at: $0).text)" }.joined(separator: ", ") + "}"
+            "{" + (0..<map.count).map { "\(map.key(at: $0))=\(map.value(at: $0).text)" }.joined(separator: ", ") + "}"
         case .json(let json): JacksonText.text(of: json)
         case .date(let date): date.text
         }
@@ -53,7 +53,7 @@ enum TemplateValue: Sendable {
         case .list(let items): !items.isEmpty
         case .multi(let values): !values.isEmpty
         case .pathSegments(_, let segments): !segments.isEmpty
-        case .map(let map): !map.keys.isEmpty
+        case .map(let map): map.count > 0
         case .json(let json):
             switch json {
             case .null: false
@@ -106,7 +106,7 @@ enum TemplateValue: Sendable {
         case .list(let items): return items.map { (nil, $0) }
         case .multi(let values): return values.map { (nil, .string($0)) }
         case .pathSegments(_, let segments): return segments.map { (nil, .string($0)) }
-        case .map(let map): return map.keys.indices.map { (map.keys[$0], map.value(at: $0)) }
+        case .map(let map): return (0..<map.count).map { (map.key(at: $0), map.value(at: $0)) }
         case .json(.array(let items)): return items.map { (nil, TemplateValue(json: $0)) }
         case .json(.object(let members)):
             return members.keys.sorted().map { ($0, TemplateValue(json: members[$0]!)) }
@@ -141,7 +141,7 @@ enum TemplateValue: Sendable {
         case .list(let items): items.count
         case .multi(let values): values.count
         case .pathSegments(_, let segments): segments.count
-        case .map(let map): map.keys.count
+        case .map(let map): map.count
         case .json(.array(let items)): items.count
         case .json(.object(let members)): members.count
         default: 0
