@@ -178,7 +178,9 @@ enum TemplateHelpers {
             if spent.isSpent { try renderer.budget.step(renderer.budget.remainingSteps + 1) }
             return .bool(outcome.matched)
         case .lookup:
-            if parameters.count > 1, first.isIndexed, let index = try position(parameters[1], renderer: &renderer) {
+            if renderer.usesFastPaths, parameters.count > 1, first.isIndexed,
+                let index = try position(parameters[1], renderer: &renderer)
+            {
                 return index >= 0 && index < first.elementCount ? first.element(at: index) : .null
             }
             return first.member(try text(1)) ?? .null

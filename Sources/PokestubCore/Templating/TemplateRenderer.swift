@@ -38,7 +38,8 @@ struct TemplateRenderer {
     /// their loop, by slot, with the steps each took.
     private var invariants: [(value: TemplateValue, helperSteps: Int)?]
     /// Whether `and`, `or`, `not` and the comparisons are answered without gathering their parameters into a
-    /// list (the same values and steps as ``TemplateHelpers``; off only to compare the two in tests).
+    /// list, and `lookup` reads a list at a whole number's position without its text (the same values and
+    /// steps as ``TemplateHelpers``' general path; off only to compare the two in tests).
     var usesFastPaths = true
 
     init(model: TemplateValue, budget: TemplateBudget, invariantSlots: Int = 0) {
@@ -95,7 +96,8 @@ struct TemplateRenderer {
     {
         guard !piece.isEmpty else { return }
         try budget.allow(bytes: output.count - start + piece.utf8.count)
-        output.append(contentsOf: piece.utf8)
+        var piece = piece
+        piece.withUTF8 { output.append(contentsOf: $0) }
     }
 
     /// Checks, when something was written to `output` after `before`, that what was written from `start` stays

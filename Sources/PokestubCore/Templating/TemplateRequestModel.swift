@@ -62,16 +62,17 @@ enum TemplateRequestModel {
             }
         }
         let method = TemplateValue.multi([request.method])
+        let url = TemplateValue.string(request.rawTarget)
         let requestLine = TemplateMap(distinctKeys: [
             ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
             ("port", .number(TemplateNumber(port))), ("path", .string(request.path)),
-            ("pathSegments", pathSegments), ("query", .map(query)), ("url", .string(request.rawTarget)),
+            ("pathSegments", pathSegments), ("query", .map(query)), ("url", url),
             ("baseUrl", .string(baseURL)),
         ])
         // WireMock's model holds the method as a `RequestMethod`, not a string: it prints as the method but
         // `{{eq request.method 'GET'}}` is false. A one-value list behaves the same way here.
         return TemplateMap(distinctKeys: [
-            ("id", .string(UUID().uuidString.lowercased())), ("url", .string(request.rawTarget)),
+            ("id", .string(UUID().uuidString.lowercased())), ("url", url),
             ("path", .string(request.path)), ("pathSegments", pathSegments), ("query", .map(query)),
             ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
             ("port", .number(TemplateNumber(port))), ("baseUrl", .string(baseURL)), ("headers", .map(headers)),
