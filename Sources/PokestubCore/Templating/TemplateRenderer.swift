@@ -96,8 +96,7 @@ struct TemplateRenderer {
     {
         guard !piece.isEmpty else { return }
         try budget.allow(bytes: output.count - start + piece.utf8.count)
-        var piece = piece
-        piece.withUTF8 { output.append(contentsOf: $0) }
+        output.append(contentsOf: piece.utf8)
     }
 
     /// Checks, when something was written to `output` after `before`, that what was written from `start` stays

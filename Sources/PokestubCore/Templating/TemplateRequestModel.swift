@@ -72,7 +72,7 @@ enum TemplateRequestModel {
         // WireMock's model holds the method as a `RequestMethod`, not a string: it prints as the method but
         // `{{eq request.method 'GET'}}` is false. A one-value list behaves the same way here.
         return TemplateMap(distinctKeys: [
-            ("id", .string(UUID().uuidString.lowercased())), ("url", url),
+            ("id", .string(lowercasedUUID())), ("url", url),
             ("path", .string(request.path)), ("pathSegments", pathSegments), ("query", .map(query)),
             ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
             ("port", .number(TemplateNumber(port))), ("baseUrl", .string(baseURL)), ("headers", .map(headers)),
@@ -80,5 +80,26 @@ enum TemplateRequestModel {
             ("bodyAsBase64", .string(request.body.base64EncodedString())),
             ("clientIp", .string(request.clientAddress ?? "")), ("requestLine", .map(requestLine)),
         ])
+    }
+
+    /// A random UUID as `UUID().uuidString.lowercased()` writes it (8-4-4-4-12 lower-case hexadecimal digits),
+    /// written from its bytes without making the upper-case text first.
+    static func lowercasedUUID() -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: UUID().uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { output in
+                var position = 0
+                for (offset, byte) in bytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        output[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    output[position] = digits.utf8Start[Int(byte >> 4)]
+                    output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
     }
 }
