@@ -44,6 +44,20 @@ struct ResponseTemplateTests {
         #expect(try render("{{request.baseUrl}}", headers: [("Host", "example.com")]) == "http://example.com")
     }
 
+    @Test("request.id is a new UUID for each request, written as UUID().uuidString.lowercased() writes one")
+    func requestID() throws {
+        let first = try render("{{request.id}}|{{request.id}}")
+        let ids = first.split(separator: "|").map(String.init)
+        #expect(ids.count == 2 && ids[0] == ids[1])
+        let id = try #require(ids.first)
+        #expect(UUID(uuidString: id)?.uuidString.lowercased() == id)
+        #expect(try render("{{request.id}}") != id)
+        for _ in 0..<100 {
+            let made = TemplateRequestModel.lowercasedUUID()
+            #expect(UUID(uuidString: made)?.uuidString.lowercased() == made)
+        }
+    }
+
     @Test("an empty query value is true in #if; a missing one is false")
     func emptyQueryIsTrue() throws {
         #expect(try render("{{#if request.query.e}}T{{else}}F{{/if}}{{#if request.query.zz}}T{{else}}F{{/if}}") == "TF")

@@ -5,7 +5,7 @@ import Testing
 @testable import PokestubCore
 
 /// Rendering's fast paths (loop-invariant calls worked out once per loop, `and`, `or`, `not` and the
-/// comparisons without a parameter list) against the general path: the same output, or the same failure, and
+/// comparisons without a parameter list, `lookup` of a list's element by a number) against the general path: the same output, or the same failure, and
 /// the same steps, on the shipped list page's pages and on random small templates.
 @Suite("Template fast paths give the general path's output and steps")
 struct TemplateFastPathTests {
@@ -178,7 +178,8 @@ private struct RandomTemplate {
     private mutating func path() -> String {
         pick([
             "v", "w", "a", "this", "@index", "@first", "@last", "@key", "../v", "../a", "../../v", "parameters.v",
-            "../parameters.w", "this.a", "request.query.x", "missing",
+            "../parameters.w", "this.a", "request.query.x", "missing", "parameters.names", "request.query.ids",
+            "request.pathSegments",
         ])
     }
 

@@ -21,6 +21,10 @@ package final class ResponseTemplate: Sendable {
     /// The stub's `transformerParameters`, visible as `parameters.NAME`.
     let parameters: JSONValue?
     private let fileTemplates = Locked<[String: Template]>([:])
+    /// For a `bodyFileName` without a mustache, the file's content and its template (`nil` when it is served
+    /// as its bytes) once served: a name that is always the same is resolved and checked once, not on every
+    /// request.
+    private let literalBodyFile = Locked<(content: ResponseBody, template: Template?)?>(nil)
 
     init(
         body: Template?, headers: [(name: String, value: Template)]?, bodyFileName: Template?,
@@ -112,6 +116,15 @@ package final class ResponseTemplate: Sendable {
         if let body { result.body = ResponseBody(try body.render(model, budget: &budget)) }
         if let bodyFileName {
             let name = try bodyFileName.render(model, budget: &budget)
+            let isLiteral = bodyFileName.isLiteral
+            if isLiteral, let known = literalBodyFile.withLock({ $0 }) {
+                if let template = known.template {
+                    result.body = ResponseBody(try template.render(model, budget: &budget))
+                } else {
+                    result.body = known.content
+                }
+                return result
+            }
             let file: BodyFile
             let content: ResponseBody
             do {
@@ -125,6 +138,7 @@ package final class ResponseTemplate: Sendable {
                 throw TemplateRenderError("bodyFileName \(shown): \(error.message)")
             }
             let template = try fileTemplate(named: file.name, content: content)
+            if isLiteral { literalBodyFile.withLock { $0 = (content, template) } }
             if let template {
                 result.body = ResponseBody(try template.render(model, budget: &budget))
             } else {

@@ -8,7 +8,8 @@ package struct Template: Sendable {
 
     /// Whether rendering takes the faster ways to the same output and steps: loop-invariant calls worked out
     /// once per run of their loop (``TemplateLoopInvariants``), `and`, `or`, `not` and the comparisons answered
-    /// without a parameter list. Off only in tests that compare the two.
+    /// without a parameter list, `lookup` of a list's element by a number without the number's text. Off only
+    /// in tests that compare the two.
     let usesFastPaths: Bool
 
     /// Parses a template.

@@ -34,6 +34,7 @@ struct TemplateBudget {
     }
 
     /// Takes the steps for reading or making `bytes` bytes of text: one per ``bytesPerStep``.
+    @inline(__always)
     mutating func process(bytes: Int) throws(TemplateRenderError) {
         try step(bytes / TemplateBudget.bytesPerStep)
     }

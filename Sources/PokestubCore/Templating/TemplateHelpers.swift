@@ -178,6 +178,11 @@ enum TemplateHelpers {
             if spent.isSpent { try renderer.budget.step(renderer.budget.remainingSteps + 1) }
             return .bool(outcome.matched)
         case .lookup:
+            if renderer.usesFastPaths, parameters.count > 1, first.isIndexed,
+                let index = try position(parameters[1], renderer: &renderer)
+            {
+                return index >= 0 && index < first.elementCount ? first.element(at: index) : .null
+            }
             return first.member(try text(1)) ?? .null
         case .join:
             let separator = parameters.count > 1 ? try renderer.text(of: parameters.last!) : ","
@@ -193,6 +198,26 @@ enum TemplateHelpers {
             }
             return .string(joined)
         }
+    }
+
+    /// For `lookup` on a list, the position a whole number names, read without making its text and reading
+    /// that back: `nil` for any other value. The text's bytes are checked and charged as
+    /// ``TemplateRenderer/text(of:)`` does (the text ``TemplateNumber/text`` prints, `String(whole)`, whose
+    /// `Int(_:)` is the position).
+    private static func position(
+        _ value: TemplateValue, renderer: inout TemplateRenderer
+    ) throws(TemplateRenderError) -> Int? {
+        guard case .number(let number) = value, number.scale == 0, let whole = Int(exactly: number.value.rounded())
+        else { return nil }
+        var digits = whole < 0 ? 2 : 1
+        var rest = whole.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        try renderer.budget.allow(bytes: digits)
+        try renderer.budget.process(bytes: digits)
+        return whole
     }
 
     // MARK: Dates
@@ -511,7 +536,7 @@ enum TemplateHelpers {
             try renderer.budget.allow(bytes: bytes)
         }
         try renderer.budget.process(bytes: bytes)
-        renderer.variables[variable] = .list((1..<match.numberOfRanges).map { .string(group($0)) })
+        renderer.variables.set(variable, .list((1..<match.numberOfRanges).map { .string(group($0)) }))
         return .string("")
     }
 }

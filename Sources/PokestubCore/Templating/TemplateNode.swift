@@ -192,8 +192,9 @@ struct TemplatePath: Sendable {
     var dottedName: String { segments.map(\.name).joined(separator: ".") }
 }
 
-/// One segment of a ``TemplatePath``, with what looking it up needs worked out once.
-struct TemplatePathSegment: Sendable {
+/// One segment of a ``TemplatePath``, with what looking it up needs worked out once. A class, so that a
+/// lookup passes it on with one reference count, not one per string it holds.
+final class TemplatePathSegment: Sendable {
     /// The segment as written (`name`, or `1` for `[1]`).
     let name: String
     /// The segment read as an index (Swift's `Int(_:)`), for lists; `nil` when it is not a number.

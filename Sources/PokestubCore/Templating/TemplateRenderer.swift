@@ -23,7 +23,7 @@ struct TemplateRenderer {
 
     private var frames: [Frame]
     /// Variables set by `assign` and `regexExtract`'s third parameter, visible to every later lookup.
-    var variables: [String: TemplateValue] = [:]
+    var variables = TemplateMap()
     /// The random source for `randomValue` and `randomInt`.
     var random = SystemRandomNumberGenerator()
     /// What this request's templates have spent so far; every node, iteration and helper draws from it.
@@ -38,7 +38,8 @@ struct TemplateRenderer {
     /// their loop, by slot, with the steps each took.
     private var invariants: [(value: TemplateValue, helperSteps: Int)?]
     /// Whether `and`, `or`, `not` and the comparisons are answered without gathering their parameters into a
-    /// list (the same values and steps as ``TemplateHelpers``; off only to compare the two in tests).
+    /// list, and `lookup` reads a list at a whole number's position without its text (the same values and
+    /// steps as ``TemplateHelpers``' general path; off only to compare the two in tests).
     var usesFastPaths = true
 
     init(model: TemplateValue, budget: TemplateBudget, invariantSlots: Int = 0) {
@@ -49,15 +50,16 @@ struct TemplateRenderer {
     }
 
     mutating func render(_ nodes: [TemplateNode]) throws(TemplateRenderError) -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(1_024)
         try render(nodes, into: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Renders `nodes` onto the end of `output`, which they share with the blocks around them: what they
-    /// write, from where they start, is held to ``TemplateLimits/maxBytes`` as a string of its own.
-    private mutating func render(_ nodes: [TemplateNode], into output: inout String) throws(TemplateRenderError) {
-        let start = output.utf8.count
+    /// Renders `nodes` onto the end of `output` (UTF-8), which they share with the blocks around them: what
+    /// they write, from where they start, is held to ``TemplateLimits/maxBytes`` as a string of its own.
+    private mutating func render(_ nodes: [TemplateNode], into output: inout [UInt8]) throws(TemplateRenderError) {
+        let start = output.count
         for node in nodes {
             switch node {
             case .text(let text):
@@ -67,14 +69,18 @@ struct TemplateRenderer {
                 do {
                     try budget.step()
                     let text = try self.text(of: try evaluate(expression))
-                    try append(escaped ? try escape(text) : text, to: &output, from: start)
+                    if escaped {
+                        try appendEscaping(text, to: &output, from: start)
+                    } else {
+                        try append(text, to: &output, from: start)
+                    }
                 } catch {
                     throw error.at(expression)
                 }
             case .block(let block):
                 do {
                     try budget.step()
-                    let before = output.utf8.count
+                    let before = output.count
                     try render(block, into: &output)
                     try allow(output, since: before, from: start)
                 } catch {
@@ -86,17 +92,17 @@ struct TemplateRenderer {
 
     /// Appends `piece` to `output` when what was written from `start` stays within ``TemplateLimits/maxBytes``.
     /// (This and the other `mutating` readers are so only that the renderer is passed by reference, not copied.)
-    private mutating func append(_ piece: String, to output: inout String, from start: Int) throws(TemplateRenderError)
+    private mutating func append(_ piece: String, to output: inout [UInt8], from start: Int) throws(TemplateRenderError)
     {
         guard !piece.isEmpty else { return }
-        try budget.allow(bytes: output.utf8.count - start + piece.utf8.count)
-        output += piece
+        try budget.allow(bytes: output.count - start + piece.utf8.count)
+        output.append(contentsOf: piece.utf8)
     }
 
     /// Checks, when something was written to `output` after `before`, that what was written from `start` stays
     /// within ``TemplateLimits/maxBytes``: the check ``append(_:to:from:)`` makes, for a part rendered in place.
-    private mutating func allow(_ output: String, since before: Int, from start: Int) throws(TemplateRenderError) {
-        let count = output.utf8.count
+    private mutating func allow(_ output: [UInt8], since before: Int, from start: Int) throws(TemplateRenderError) {
+        let count = output.count
         guard count != before else { return }
         try budget.allow(bytes: count - start)
     }
@@ -125,7 +131,7 @@ struct TemplateRenderer {
     // MARK: Blocks
 
     /// Renders `block` onto the end of `output`.
-    private mutating func render(_ block: TemplateBlock, into output: inout String) throws(TemplateRenderError) {
+    private mutating func render(_ block: TemplateBlock, into output: inout [UInt8]) throws(TemplateRenderError) {
         let expression = block.expression
         // Every block's parameters are evaluated first (a helper's block form evaluates them again as it
         // calls the helper), each taking its step.
@@ -152,7 +158,7 @@ struct TemplateRenderer {
             // A list's elements are read by index as the loop reaches them; a map's are gathered first, with
             // their keys. One frame is pushed for the loop and holds each element in turn.
             let keyed = list.isIndexed ? nil : list.elements
-            let start = output.utf8.count
+            let start = output.count
             let top = frames.count
             frames.append(Frame(context: .null, loop: nil))
             for index in 0..<count {
@@ -163,18 +169,18 @@ struct TemplateRenderer {
                 } else {
                     frames[top] = Frame(context: list.element(at: index), loop: Loop(index: index, count: count))
                 }
-                let before = output.utf8.count
+                let before = output.count
                 try render(block.body, into: &output)
                 try allow(output, since: before, from: start)
             }
             frames.removeLast()
         case .assign:
             guard let variable = first?.text else { return }
-            variables[variable] = .string(try render(block.body))
+            variables.set(variable, .string(try render(block.body)))
         case .trim:
             let text = try render(block.body)
             try budget.process(bytes: text.utf8.count)
-            output += text.trimmingCharacters(in: .whitespacesAndNewlines)
+            output.append(contentsOf: text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
         case .helper(let helper):
             let result = try evaluate(expression)
             if helper == .contains || helper == .matches {
@@ -184,7 +190,7 @@ struct TemplateRenderer {
                 return
             }
             if case .bool(let flag) = result { return try render(flag ? block.body : block.inverse, into: &output) }
-            output += try text(of: result)
+            output.append(contentsOf: try text(of: result).utf8)
         case .section:
             try renderSection(block, into: &output)
         }
@@ -192,16 +198,16 @@ struct TemplateRenderer {
 
     /// A section over a value (Mustache): lists repeat the body, a true value renders it once within it.
     private mutating func renderSection(
-        _ block: TemplateBlock, into output: inout String
+        _ block: TemplateBlock, into output: inout [UInt8]
     ) throws(TemplateRenderError) {
         let context = try lookup(block.expression.head)
         guard context.isTruthy else { return try render(block.inverse, into: &output) }
         switch context {
         case .list, .multi, .json(.array):
-            let start = output.utf8.count
+            let start = output.count
             for element in context.elements {
                 try budget.step()
-                let before = output.utf8.count
+                let before = output.count
                 try within(element.value) { (renderer) throws(TemplateRenderError) in
                     try renderer.render(block.body, into: &output)
                 }
@@ -368,67 +374,89 @@ struct TemplateRenderer {
                     value = .string(key)
                 case .unknown: return .null
                 }
-                return path.segments.count == 1 ? value : TemplateRenderer.follow(value, path.segments.dropFirst())
+                return TemplateRenderer.follow(value, path.segments)
             }
             return .null
         }
-        guard let first = path.segments.first else { return frames[start].context }
+        let segments = path.segments
+        guard let first = segments.first else { return frames[start].context }
         let lowest = path.isExplicit ? start : 0
         for index in stride(from: start, through: lowest, by: -1) {
-            if let value = frames[index].context.member(first) {
-                return TemplateRenderer.follow(value, path.segments.dropFirst())
-            }
+            if let value = frames[index].context.member(first) { return TemplateRenderer.follow(value, segments) }
         }
-        if let value = variables[first.name] { return TemplateRenderer.follow(value, path.segments.dropFirst()) }
+        if let value = variables.value(for: first) { return TemplateRenderer.follow(value, segments) }
         return .null
     }
 
-    private static func follow(_ value: TemplateValue, _ rest: ArraySlice<TemplatePathSegment>) -> TemplateValue {
+    /// `value`, the first segment's, followed through the rest of `segments`.
+    private static func follow(_ value: TemplateValue, _ segments: [TemplatePathSegment]) -> TemplateValue {
+        guard segments.count > 1 else { return value }
         var current = value
-        for segment in rest {
-            guard let next = current.member(segment) else { return .null }
+        for position in 1..<segments.count {
+            guard let next = current.member(segments[position]) else { return .null }
             current = next
         }
         return current
     }
 
-    /// Handlebars.java's `escapeExpression`: `&`, `<`, `>`, `"`, `'`, `` ` `` and `=` as HTML entities,
-    /// each wherever it occurs (Java escapes UTF-16 units, so a combining mark after one does not protect
-    /// it). The escaped text's size is known before it is made, and checked.
-    mutating func escape(_ text: String) throws(TemplateRenderError) -> String {
-        let sizes = TemplateRenderer.escapedSizes
-        var size = 0
-        for byte in text.utf8 { size += Int(sizes[Int(byte)]) }
-        guard size != text.utf8.count else { return text }
-        try budget.make(bytes: size)
-        let entities = TemplateRenderer.entities
-        return String(unsafeUninitializedCapacity: size) { output in
-            var position = 0
-            for byte in text.utf8 {
-                if sizes[Int(byte)] == 1 {
-                    output[position] = byte
-                    position += 1
-                } else {
-                    for unit in entities[byte]! {
-                        output[position] = unit
-                        position += 1
-                    }
-                }
+    /// Appends `text` to `output` escaped as Handlebars.java's `escapeExpression` does: `&`, `<`, `>`, `"`,
+    /// `'`, `` ` `` and `=` as HTML entities, each wherever it occurs (Java escapes UTF-16 units, so a
+    /// combining mark after one does not protect it). Text with none of them is appended as
+    /// ``append(_:to:from:)`` appends it; otherwise the escaped text's size is known before it is made, and
+    /// checked and charged as a string of its own, and then as part of what was written from `start`. The
+    /// bytes between two escaped ones are copied as one run.
+    private mutating func appendEscaping(
+        _ text: String, to output: inout [UInt8], from start: Int
+    ) throws(TemplateRenderError) {
+        var text = text
+        let size = text.withUTF8 { (bytes) -> Int? in
+            guard let first = bytes.firstIndex(where: TemplateRenderer.isEscaped) else { return nil }
+            var size = bytes.count
+            for byte in bytes[first...] where TemplateRenderer.isEscaped(byte) {
+                size += TemplateRenderer.entity(for: byte).utf8CodeUnitCount - 1
             }
-            return position
+            return size
+        }
+        guard let size else { return try append(text, to: &output, from: start) }
+        try budget.make(bytes: size)
+        try budget.allow(bytes: output.count - start + size)
+        output.reserveCapacity(output.count + size)
+        text.withUTF8 { bytes in
+            var run = 0
+            for (offset, byte) in bytes.enumerated() where TemplateRenderer.isEscaped(byte) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<offset]))
+                let entity = TemplateRenderer.entity(for: byte)
+                output.append(contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+                run = offset + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
     }
 
-    /// The entity for each byte ``escape(_:)`` replaces.
-    private static let entities: [UInt8: [UInt8]] = [
-        UInt8(ascii: "&"): Array("&amp;".utf8), UInt8(ascii: "<"): Array("&lt;".utf8),
-        UInt8(ascii: ">"): Array("&gt;".utf8), UInt8(ascii: "\""): Array("&quot;".utf8),
-        UInt8(ascii: "'"): Array("&#x27;".utf8), UInt8(ascii: "`"): Array("&#x60;".utf8),
-        UInt8(ascii: "="): Array("&#x3D;".utf8),
-    ]
+    /// Whether ``appendEscaping(_:to:from:)`` replaces `byte`: one of `" & ' < = >` and `` ` ``, tested with a bit mask of
+    /// the bytes below 128.
+    @inline(__always)
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        // Bits 0x22, 0x26, 0x27, 0x3C, 0x3D and 0x3E of the first 64 bytes; bit 0x60 - 64 of the next 64.
+        let low: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3D | 1 << 0x3E
+        let high: UInt64 = 1 << (0x60 - 64)
+        if byte < 64 { return low >> byte & 1 != 0 }
+        if byte < 128 { return high >> (byte - 64) & 1 != 0 }
+        return false
+    }
 
-    /// The bytes each byte takes once escaped, indexed by byte.
-    private static let escapedSizes: [UInt8] = (0...255).map { UInt8(entities[UInt8($0)]?.count ?? 1) }
+    /// The entity ``appendEscaping(_:to:from:)`` writes for a byte it replaces.
+    private static func entity(for byte: UInt8) -> StaticString {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#x27;"
+        case UInt8(ascii: "`"): "&#x60;"
+        default: "&#x3D;"
+        }
+    }
 }
 
 /// A template that failed while rendering (a bad date format, a helper given the wrong values), or that passed

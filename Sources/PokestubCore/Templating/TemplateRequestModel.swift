@@ -10,10 +10,11 @@ import Foundation
 enum TemplateRequestModel {
     /// The model: `{"request": …}` plus `parameters` (the stub's `transformerParameters`).
     static func model(for request: HTTPRequest, serverBaseURL: String, parameters: JSONValue?) -> TemplateValue {
-        var root = TemplateMap()
-        root.set("request", .map(requestMap(request, serverBaseURL: serverBaseURL)))
-        if let parameters { root.set("parameters", TemplateValue(json: parameters)) }
-        return .map(root)
+        var entries: [(key: String, value: TemplateValue)] = [
+            ("request", .map(requestMap(request, serverBaseURL: serverBaseURL)))
+        ]
+        if let parameters { entries.append(("parameters", TemplateValue(json: parameters))) }
+        return .map(TemplateMap(distinctKeys: entries))
     }
 
     static func requestMap(_ request: HTTPRequest, serverBaseURL: String) -> TemplateMap {
@@ -32,7 +33,10 @@ enum TemplateRequestModel {
         let defaultPort = scheme == "https" ? 443 : 80
         let baseURL = "\(scheme)://\(host)" + (port == defaultPort ? "" : ":\(port)")
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
-            $0.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
+            // Foundation's search only for a segment that may hold `%2F`.
+            $0.utf8.contains(UInt8(ascii: "%"))
+                ? $0.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
+                : String($0)
         }
         let pathSegments = TemplateValue.pathSegments(path: request.path, segments: segments)
         var query = TemplateMap()
@@ -57,35 +61,45 @@ enum TemplateRequestModel {
                 }
             }
         }
-        var requestLine = TemplateMap()
-        requestLine.set("method", .multi([request.method]))
-        requestLine.set("scheme", .string(scheme))
-        requestLine.set("host", .string(host))
-        requestLine.set("port", .number(TemplateNumber(port)))
-        requestLine.set("path", .string(request.path))
-        requestLine.set("pathSegments", pathSegments)
-        requestLine.set("query", .map(query))
-        requestLine.set("url", .string(request.rawTarget))
-        requestLine.set("baseUrl", .string(baseURL))
-        var map = TemplateMap()
-        map.set("id", .string(UUID().uuidString.lowercased()))
-        map.set("url", .string(request.rawTarget))
-        map.set("path", .string(request.path))
-        map.set("pathSegments", pathSegments)
-        map.set("query", .map(query))
+        let method = TemplateValue.multi([request.method])
+        let url = TemplateValue.string(request.rawTarget)
+        let requestLine = TemplateMap(distinctKeys: [
+            ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
+            ("port", .number(TemplateNumber(port))), ("path", .string(request.path)),
+            ("pathSegments", pathSegments), ("query", .map(query)), ("url", url),
+            ("baseUrl", .string(baseURL)),
+        ])
         // WireMock's model holds the method as a `RequestMethod`, not a string: it prints as the method but
         // `{{eq request.method 'GET'}}` is false. A one-value list behaves the same way here.
-        map.set("method", .multi([request.method]))
-        map.set("scheme", .string(scheme))
-        map.set("host", .string(host))
-        map.set("port", .number(TemplateNumber(port)))
-        map.set("baseUrl", .string(baseURL))
-        map.set("headers", .map(headers))
-        map.set("cookies", .map(cookies))
-        map.set("body", .string(request.bodyText ?? ""))
-        map.set("bodyAsBase64", .string(request.body.base64EncodedString()))
-        map.set("clientIp", .string(request.clientAddress ?? ""))
-        map.set("requestLine", .map(requestLine))
-        return map
+        return TemplateMap(distinctKeys: [
+            ("id", .string(lowercasedUUID())), ("url", url),
+            ("path", .string(request.path)), ("pathSegments", pathSegments), ("query", .map(query)),
+            ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
+            ("port", .number(TemplateNumber(port))), ("baseUrl", .string(baseURL)), ("headers", .map(headers)),
+            ("cookies", .map(cookies)), ("body", .string(request.bodyText ?? "")),
+            ("bodyAsBase64", .string(request.body.base64EncodedString())),
+            ("clientIp", .string(request.clientAddress ?? "")), ("requestLine", .map(requestLine)),
+        ])
+    }
+
+    /// A random UUID as `UUID().uuidString.lowercased()` writes it (8-4-4-4-12 lower-case hexadecimal digits),
+    /// written from its bytes without making the upper-case text first.
+    static func lowercasedUUID() -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: UUID().uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { output in
+                var position = 0
+                for (offset, byte) in bytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        output[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    output[position] = digits.utf8Start[Int(byte >> 4)]
+                    output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
     }
 }

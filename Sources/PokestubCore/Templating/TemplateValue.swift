@@ -37,7 +37,7 @@ enum TemplateValue: Sendable {
         case .multi(let values): values.first ?? ""
         case .pathSegments(let path, _): path
         case .map(let map):
-            "{" + map.keys.map { "\($0)=\(map.value(for: $0)?.text ?? "")" }.joined(separator: ", ") + "}"
+            "{" + (0..<map.count).map { "\(map.key(at: $0))=\(map.value(at: $0).text)" }.joined(separator: ", ") + "}"
         case .json(let json): JacksonText.text(of: json)
         case .date(let date): date.text
         }
@@ -53,7 +53,7 @@ enum TemplateValue: Sendable {
         case .list(let items): !items.isEmpty
         case .multi(let values): !values.isEmpty
         case .pathSegments(_, let segments): !segments.isEmpty
-        case .map(let map): !map.keys.isEmpty
+        case .map(let map): map.count > 0
         case .json(let json):
             switch json {
             case .null: false
@@ -106,7 +106,7 @@ enum TemplateValue: Sendable {
         case .list(let items): return items.map { (nil, $0) }
         case .multi(let values): return values.map { (nil, .string($0)) }
         case .pathSegments(_, let segments): return segments.map { (nil, .string($0)) }
-        case .map(let map): return map.keys.map { ($0, map.value(for: $0) ?? .null) }
+        case .map(let map): return (0..<map.count).map { (map.key(at: $0), map.value(at: $0)) }
         case .json(.array(let items)): return items.map { (nil, TemplateValue(json: $0)) }
         case .json(.object(let members)):
             return members.keys.sorted().map { ($0, TemplateValue(json: members[$0]!)) }
@@ -141,7 +141,7 @@ enum TemplateValue: Sendable {
         case .list(let items): items.count
         case .multi(let values): values.count
         case .pathSegments(_, let segments): segments.count
-        case .map(let map): map.keys.count
+        case .map(let map): map.count
         case .json(.array(let items)): items.count
         case .json(.object(let members)): members.count
         default: 0
@@ -183,31 +183,5 @@ enum TemplateValue: Sendable {
             return text
         }
         return text.trimmingCharacters(in: .whitespaces)
-    }
-}
-
-/// A map in the template model, with keys in insertion order (how WireMock's maps print and iterate).
-struct TemplateMap: Sendable {
-    var keys: [String] = []
-    var values: [String: TemplateValue] = [:]
-    /// Whether lookups ignore case (request headers, as in WireMock).
-    var caseInsensitive = false
-
-    mutating func set(_ key: String, _ value: TemplateValue) {
-        let stored = caseInsensitive ? key.lowercased() : key
-        if values[stored] == nil { keys.append(key) }
-        values[stored] = value
-    }
-
-    func value(for key: String) -> TemplateValue? {
-        values[caseInsensitive ? key.lowercased() : key]
-    }
-
-    /// The value a path segment names, its lower-cased form made once when the template was parsed.
-    func value(for segment: TemplatePathSegment) -> TemplateValue? {
-        if caseInsensitive { return values[segment.folded] }
-        // A map of a few keys (the model's root: `request` and `parameters`) tells a miss without hashing.
-        if keys.count <= 4, !keys.contains(segment.name) { return nil }
-        return values[segment.name]
     }
 }
