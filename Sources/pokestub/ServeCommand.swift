@@ -63,6 +63,8 @@ enum ServeCommand {
         """
 
     static func run(arguments: [String], environment: [String: String]) throws(CommandFailure) -> ExitStatus {
+        // Before any thread starts: one heap per core (see HeapArenas).
+        HeapArenas.limit(to: ProcessInfo.processInfo.activeProcessorCount)
         let switches = ConfigurationKey.all.filter(\.isSwitch).map(\.path)  // flags without a value
         let valueOptions = Set(
             Configuration.keys.filter { !switches.contains($0) }.map(Configuration.flagName(for:)) + ["config"])
