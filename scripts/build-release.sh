@@ -3,21 +3,19 @@
 # (say, --scratch-path DIR, relative to the repository's root). Build output goes to standard error.
 #
 # On Linux the Swift runtime and Foundation are linked into the binary (`--static-swift-stdlib`): it then
-# needs only the system's libraries (libmicrohttpd, libxml2, and libcurl once it forwards a request), not
-# the toolchain's, which is what /usr/local/bin/pokestub under systemd wants, and it starts with less to
-# load: on the 2-core AMD EPYC, start to first answer took 12.4 ms instead of 18.4 ms with no stubs and
-# 66 ms instead of 74 ms with the shipped ones, and RSS after start was 40.3 MiB instead of 46.0 (medians of
-# 9 starts each). On macOS the Swift runtime is part of the system and SwiftPM links it dynamically whatever
-# is asked, so no flag is passed.
+# needs only the system's libraries (libmicrohttpd, libcurl, libxml2), not the toolchain's, which is what
+# /usr/local/bin/pokestub under systemd wants, and it starts with less to load: on the 2-core AMD EPYC, start
+# to first answer took 12.4 ms instead of 18.4 ms with no stubs and 66 ms instead of 74 ms with the shipped
+# ones, and RSS after start was 40.3 MiB instead of 46.0 (medians of 9 starts each). On macOS the Swift
+# runtime is part of the system and SwiftPM links it dynamically whatever is asked, so no flag is passed.
 # The static link prints one linker warning about `mktemp` from the toolchain's libFoundationEssentials.a
 # itself (with gold); it is not pokestub's code and the build succeeds.
 #
 # On Linux with glibc 2.36 or later, and lld beside the toolchain (Swift's Linux toolchains ship it), the
 # binary is linked by lld with its relative relocations packed (`-z pack-relative-relocs`, DT_RELR, which
 # glibc's loader reads from 2.36): the table the loader walks at every start shrinks from 1.85 MB of
-# Elf64_Rela records (gold's, all read and so resident for the process's life) to 34 KB. Peak RSS with the
-# shipped stubs and a full journal dropped from 41.1 to 39.2 MiB (medians of 5 starts, 2-core AMD EPYC,
-# Debian 12). Where either is missing, the toolchain's default linker (gold) links as before.
+# Elf64_Rela records (gold's, all read and so resident for the process's life) to 34 KB, about 2 MiB less
+# resident memory (Benchmarks/README.md). Where either is missing, the toolchain's default linker (gold) links as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release)

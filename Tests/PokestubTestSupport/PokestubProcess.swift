@@ -120,6 +120,9 @@ package final class PokestubProcess: Sendable {
         return (status, running.stdout, running.stderr)
     }
 
+    /// The process's id, e.g. to read `/proc/PID/maps`.
+    package var processIdentifier: Int32 { process.processIdentifier }
+
     /// Everything written to standard output so far.
     package var stdout: String { output.stdout }
     /// Everything written to standard error so far.
