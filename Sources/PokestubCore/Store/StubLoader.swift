@@ -85,12 +85,12 @@ package struct StubLoader: Sendable {
                 warnings: [], fileCount: 0, foundRoot: false)
         }
         let mappingsURL = rootURL.appendingPathComponent("mappings")
-        let bodyFiles = BodyFileStore(root: rootURL.appendingPathComponent("__files"))
         var stubs: [StubMapping] = []
         var problems: [StubLoadProblem] = []
         var warnings: [StubLoadProblem] = []
         let files = mappingFiles(in: mappingsURL)
-        StubLoader.removeLeftoverTemporaryFiles(under: rootURL.appendingPathComponent("__files").path)
+        let filesURL = rootURL.appendingPathComponent("__files")
+        let bodyFiles = BodyFileStore(root: filesURL, listed: StubLoader.walkBodyFiles(under: filesURL.path))
         // Files are parsed on every core (JSON parsing is most of a load); results keep the files' order.
         let outcomes = Locked([Swift.Result<FileStubs, StubLoadProblems>?](repeating: nil, count: files.count))
         let root = root
@@ -112,6 +112,8 @@ package struct StubLoader: Sendable {
             }
             outcomes.withLock { $0[position] = outcome }
         }
+        // Names rendered by templates at serve time are looked at on disk, as the tree is then.
+        bodyFiles.forgetListing()
         for outcome in outcomes.withLock({ $0 }) {
             switch outcome {
             case .success(let file)?:
@@ -352,12 +354,16 @@ package struct StubLoader: Sendable {
         return .object(members)
     }
 
-    /// Removes the temporary files under `folder` (`__files/`) that a recording's writer left when it was
-    /// killed before its rename (``TemporaryFileName/isLeftover(_:)``); a live writer's stay. Hidden folders are
-    /// not entered.
-    private static func removeLeftoverTemporaryFiles(under folder: String) {
-        var folders = [folder]
-        while let path = folders.popLast() {
+    /// Walks `folder` (`__files/`) once: removes the temporary files a recording's writer left when it was
+    /// killed before its rename (``TemporaryFileName/isLeftover(_:)``; a live writer's stay), and returns the
+    /// regular files it reached through folders, never through a symbolic link, by name relative to `folder`:
+    /// what ``BodyFileStore`` takes without an `lstat` each. Hidden files and folders are neither listed nor
+    /// entered, and links are not listed: a stub naming one has it looked at on disk.
+    static func walkBodyFiles(under folder: String) -> Set<String> {
+        var listed = Set<String>()
+        var folders = [""]
+        while let relative = folders.popLast() {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
             guard let directory = opendir(path) else { continue }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
@@ -372,11 +378,18 @@ package struct StubLoader: Sendable {
                 if type == Int32(DT_UNKNOWN) {
                     var status = stat()
                     guard lstat(path + "/" + name, &status) == 0 else { continue }
-                    type = status.st_mode & S_IFMT == S_IFDIR ? Int32(DT_DIR) : Int32(DT_REG)
+                    let format = status.st_mode & S_IFMT
+                    type = format == S_IFDIR ? Int32(DT_DIR) : format == S_IFREG ? Int32(DT_REG) : Int32(DT_LNK)
                 }
-                if type == Int32(DT_DIR) { folders.append(path + "/" + name) }
+                let named = relative.isEmpty ? name : relative + "/" + name
+                if type == Int32(DT_DIR) {
+                    folders.append(named)
+                } else if type == Int32(DT_REG) {
+                    listed.insert(named)
+                }
             }
         }
+        return listed
     }
 
     /// The `.json` files below `mappings/`, as sorted relative paths. Symbolic links that lead outside the
