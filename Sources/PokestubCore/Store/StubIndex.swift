@@ -167,7 +167,7 @@ package final class StubIndex: Sendable {
     /// What a stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, its body file apart.
     private static func response(of stub: StubMapping) -> HTTPResponse {
         var response = stub.response.responseWithoutBodyFile
-        response.headers.add(name: "Matched-Stub-Id", value: stub.id.uuidString.lowercased())
+        response.headers.add(name: "Matched-Stub-Id", value: stub.id.lowercasedText)
         if let name = stub.name { response.headers.add(name: "Matched-Stub-Name", value: name) }
         return response
     }
