@@ -382,4 +382,31 @@ struct StubLoaderTests {
         #expect(result.stubs.isEmpty)
         #expect(result.problems.isEmpty)
     }
+
+    @Test("a mapping file's bytes read as Data(contentsOf:) reads them, and a file it cannot read fails as it does")
+    func mappingFileBytes() throws {
+        try TemporaryDirectory.with { directory in
+            let sizes = [0, 1, 4_095, 4_096, 1_000_003]
+            for size in sizes {
+                let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+                let file = try directory.write(bytes, to: "mappings/\(size).json")
+                #expect(try StubLoader.contents(ofFile: file.path) == bytes)
+            }
+            let missing = directory.url.appendingPathComponent("mappings/missing.json")
+            let ours = #expect(throws: (any Error).self) { try StubLoader.contents(ofFile: missing.path) }
+            let foundation = #expect(throws: (any Error).self) { try Data(contentsOf: missing) }
+            #expect(ours.map(Self.described) == foundation.map(Self.described))
+            let folder = directory.url.appendingPathComponent("mappings")
+            let folderError = #expect(throws: (any Error).self) { try StubLoader.contents(ofFile: folder.path) }
+            let foundationFolder = #expect(throws: (any Error).self) { try Data(contentsOf: folder) }
+            #expect(folderError.map(Self.described) == foundationFolder.map(Self.described))
+        }
+    }
+
+    /// An error's domain, code and user info (its entries sorted: their order is the dictionary's).
+    private static func described(_ error: any Error) -> String {
+        let error = error as NSError
+        let info = error.userInfo.map { "\($0.key)=\($0.value)" }.sorted()
+        return "\(error.domain) \(error.code) \(info)"
+    }
 }
