@@ -237,6 +237,104 @@ struct BodyFileStoreTests {
         }
     }
 
+    @Test("a name the walk of __files listed is taken without a look at the disk; every other name is looked at")
+    func listedNames() throws {
+        try TemporaryDirectory.with { directory in
+            let secret = try directory.write("secret", to: "outside/secret.txt")
+            try directory.write("top", to: "__files/top.json")
+            try directory.write("deep", to: "__files/a/b/deep.json")
+            try directory.write("x", to: "__files/folder.json/inside.txt")
+            try directory.write("hidden", to: "__files/.hidden.json")
+            try directory.symlink("__files/evil.json", to: secret)
+            try directory.symlink("__files/alias.json", to: directory.url.appendingPathComponent("__files/top.json"))
+            try directory.symlink("__files/linked", to: directory.url.appendingPathComponent("__files/a"))
+            let root = directory.url.appendingPathComponent("__files")
+            let listed = StubLoader.walkBodyFiles(under: root.path)
+            #expect(listed == ["top.json", "a/b/deep.json", "folder.json/inside.txt"])
+            let store = BodyFileStore(root: root, listed: listed)
+            #expect(try store.body(named: "top.json").text == "top")
+            #expect(try store.body(named: "a/b/deep.json").text == "deep")
+            #expect(store.diskLookups == 0)
+            // A link, a folder, a hidden file, a missing one: each looked at on disk, as without a listing.
+            #expect(try store.body(named: "alias.json").text == "top")
+            #expect(try store.body(named: "linked/b/deep.json").text == "deep")
+            #expect(try store.body(named: ".hidden.json").text == "hidden")
+            let outside = #expect(throws: StubDefinitionError.self) { try store.body(named: "evil.json") }
+            #expect(outside?.message == #""evil.json" resolves outside __files (through a symbolic link)"#)
+            let folder = #expect(throws: StubDefinitionError.self) { try store.body(named: "folder.json") }
+            #expect(folder?.message == "cannot read body file __files/folder.json: not a regular file")
+            let missing = #expect(throws: StubDefinitionError.self) { try store.body(named: "missing.json") }
+            #expect(missing?.message == "cannot read body file __files/missing.json: No such file or directory")
+            #expect(store.diskLookups == 6)
+        }
+    }
+
+    @Test("a listed name matches only byte for byte: another case or Unicode normal form is looked at on disk")
+    func listedNamesByteForByte() throws {
+        try TemporaryDirectory.with { directory in
+            let composed = "caf\u{E9}.json"
+            let decomposed = "cafe\u{301}.json"
+            #expect(composed == decomposed)  // equal as Swift strings, two names to the file system
+            try directory.write("composed", to: "__files/" + composed)
+            try directory.write("lower", to: "__files/lower.json")
+            let root = directory.url.appendingPathComponent("__files")
+            let store = BodyFileStore(root: root, listed: StubLoader.walkBodyFiles(under: root.path))
+            let lookups = { () -> String? in (try? store.body(named: decomposed))?.text }
+            let upper = { () -> String? in (try? store.body(named: "LOWER.json"))?.text }
+            #if os(Linux)
+                #expect(lookups() == nil)
+                #expect(upper() == nil)
+            #else
+                _ = (lookups(), upper())  // macOS file systems ignore case and normal form
+            #endif
+            #expect(store.diskLookups == 2)
+            #expect(try store.body(named: composed).text == "composed")
+            #expect(store.diskLookups == 2)
+        }
+    }
+
+    @Test("after a load, names are looked at on disk: a body file made later is served by a templated name")
+    func listingForgottenAfterLoad() throws {
+        try TemporaryDirectory.with { directory in
+            try directory.write("one", to: "__files/pages/1.json")
+            try directory.write(
+                #"{"request": {"urlPathPattern": "/p/.*"}, "response": {"transformers": ["response-template"], "#
+                    + #""bodyFileName": "pages/{{request.pathSegments.[1]}}.json"}}"#, to: "mappings/pages.json")
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.problems.isEmpty && result.warnings.isEmpty && result.stubs.count == 1)
+            let store = try #require(result.stubs.compactMap(\.response.template).first?.bodyFiles)
+            #expect(store.diskLookups == 0)
+            try directory.write("two", to: "__files/pages/2.json")
+            try FileManager.default.removeItem(at: directory.url.appendingPathComponent("__files/pages/1.json"))
+            #expect(try store.bodyFile(rendered: "pages/2.json").load().text == "two")
+            let removed = #expect(throws: StubDefinitionError.self) { try store.bodyFile(rendered: "pages/1.json") }
+            #expect(removed?.message == "cannot read body file __files/pages/1.json: No such file or directory")
+            #expect(store.diskLookups == 2)
+        }
+    }
+
+    @Test("a load warns of a folder or a link out of __files named as a body file, and serves the rest")
+    func loaderWarnings() throws {
+        try TemporaryDirectory.with { directory in
+            let secret = try directory.write("secret", to: "outside/secret.txt")
+            try directory.write("x", to: "__files/folder.json/inside.txt")
+            try directory.symlink("__files/evil.json", to: secret)
+            try directory.write("ok", to: "__files/ok.json")
+            try directory.write(stubJSON("folder.json"), to: "mappings/1.json")
+            try directory.write(stubJSON("evil.json"), to: "mappings/2.json")
+            try directory.write(stubJSON("ok.json"), to: "mappings/3.json")
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.problems.isEmpty)
+            let messages = result.warnings.map(\.message)
+            #expect(messages.count == 2)
+            #expect(messages.first?.hasSuffix("cannot read body file __files/folder.json: not a regular file") == true)
+            #expect(
+                messages.last?.hasSuffix(#""evil.json" resolves outside __files (through a symbolic link)"#) == true)
+            #expect(result.stubs.map(\.response.status) == [500, 500, 200])
+            #expect(result.stubs.last?.response.body.text == "ok")
+        }
+    }
+
     @Test("without a stub root, bodyFileName is refused")
     func noRoot() {
         let error = Fixtures.definitionError(stubJSON("a.json"))

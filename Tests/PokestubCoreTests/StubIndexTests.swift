@@ -168,4 +168,14 @@ struct StubIndexTests {
         #expect(StubIndex.empty.bestMatch(for: Fixtures.request("/")) == nil)
         #expect(StubIndex.empty.count == 0)
     }
+
+    @Test(
+        "a path's folder is cut at its last /, a / that begins a character with a combining mark not counting",
+        arguments: [
+            ("/", "/"), ("/a/b/c", "/a/b/"), ("/a/b/c/", "/a/b/"), ("abc", ""), ("", ""), ("/api/v2/", "/api/"),
+            ("/caf\u{E9}/x", "/caf\u{E9}/"), ("/a/\u{301}b", "/"), ("/a/\u{301}b/", "/"),
+        ])
+    func folderOfPath(path: String, folder: String) {
+        #expect(StubIndex.folder(of: path) == folder)
+    }
 }

@@ -382,4 +382,81 @@ struct StubLoaderTests {
         #expect(result.stubs.isEmpty)
         #expect(result.problems.isEmpty)
     }
+
+    @Test("a mapping file's bytes read as Data(contentsOf:) reads them, and a file it cannot read fails as it does")
+    func mappingFileBytes() throws {
+        try TemporaryDirectory.with { directory in
+            let sizes = [0, 1, 4_095, 4_096, 1_000_003]
+            for size in sizes {
+                let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+                let file = try directory.write(bytes, to: "mappings/\(size).json")
+                #expect(try StubLoader.contents(ofFile: file.path) == bytes)
+            }
+            let missing = directory.url.appendingPathComponent("mappings/missing.json")
+            let ours = #expect(throws: (any Error).self) { try StubLoader.contents(ofFile: missing.path) }
+            let foundation = #expect(throws: (any Error).self) { try Data(contentsOf: missing) }
+            #expect(ours.map(Self.described) == foundation.map(Self.described))
+            let folder = directory.url.appendingPathComponent("mappings")
+            let folderError = #expect(throws: (any Error).self) { try StubLoader.contents(ofFile: folder.path) }
+            let foundationFolder = #expect(throws: (any Error).self) { try Data(contentsOf: folder) }
+            #expect(folderError.map(Self.described) == foundationFolder.map(Self.described))
+        }
+    }
+
+    @Test("a large file of mappings loads as it reads on one core: stubs, warnings and problems in file order")
+    func largeFileInParallel() throws {
+        // Every seventh mapping answers 500 (a transformer pokestub lacks); with `broken`, one does not load.
+        func file(count: Int, broken: Int?) -> Data {
+            let mappings = (0..<count).map { index -> String in
+                let response =
+                    index == broken
+                    ? #"{"status": 1000}"#
+                    : index % 7 == 3 ? #"{"transformers": ["other"], "body": "\#(index)"}"# : #"{"body": "\#(index)"}"#
+                return #"{"request": {"urlPath": "/m/\#(index)"}, "response": \#(response)}"#
+            }
+            return Data(("{\"mappings\": [\n" + mappings.joined(separator: ",\n") + "\n]}").utf8)
+        }
+        let files = BodyFileStore(root: nil)
+        for (data, broken) in [(file(count: 4_000, broken: nil), false), (file(count: 700, broken: 650), true)] {
+            let serial = StubLoader.parse(
+                data, source: "mappings/m.json", displayPath: "m.json", bodyFiles: files, strict: false)
+            let parallel = StubLoader.parse(
+                data, source: "mappings/m.json", displayPath: "m.json", bodyFiles: files, strict: false,
+                inParallel: true)
+            switch (serial, parallel) {
+            case (.success(let one), .success(let every)):
+                #expect(!broken)
+                #expect(every.stubs.map(\.id) == one.stubs.map(\.id))
+                #expect(every.stubs.map(\.response.status) == one.stubs.map(\.response.status))
+                #expect(every.warnings.map(\.description) == one.warnings.map(\.description))
+                #expect(one.stubs.count == 4_000 && one.warnings.count == 571)
+            case (.failure(let one), .failure(let every)):
+                #expect(broken)
+                #expect(every.problems.map(\.description) == one.problems.map(\.description))
+                #expect(one.problems.count == 101)
+            default:
+                Issue.record("one core and every core disagree")
+            }
+        }
+        try TemporaryDirectory.with { directory in
+            let data = file(count: 4_000, broken: nil)
+            #expect(data.count >= StubLoader.largeFileBytes)
+            try directory.write(data, to: "mappings/large.json")
+            try directory.write(#"{"request": {"urlPath": "/small"}, "response": {}}"#, to: "mappings/small.json")
+            let result = StubLoader(root: directory.path).load()
+            #expect(result.problems.isEmpty)
+            #expect(result.stubs.count == 4_001 && result.warnings.count == 571)
+            #expect(result.stubs.first?.request.url?.literalPath == "/m/0")
+            #expect(result.stubs.last?.request.url?.literalPath == "/small")
+            let lines = result.warnings.compactMap(\.line)
+            #expect(lines == lines.sorted() && lines.count == 571)
+        }
+    }
+
+    /// An error's domain, code and user info (its entries sorted: their order is the dictionary's).
+    private static func described(_ error: any Error) -> String {
+        let error = error as NSError
+        let info = error.userInfo.map { "\($0.key)=\($0.value)" }.sorted()
+        return "\(error.domain) \(error.code) \(info)"
+    }
 }

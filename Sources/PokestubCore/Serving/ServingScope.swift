@@ -23,8 +23,9 @@ struct ServingScope {
     var serving: ServerInfo.Serving
     /// The global delay this scope's stub answers get (``ServeSettings``): the daemon's; 0 for a session.
     var fixedDelayMilliseconds = 0
-    /// The API's schemas, whose hints a near-miss answer leads with (``SchemaSet/hints(for:)``), or `nil`.
-    var schemas: SchemaSet? = nil
+    /// What holds the API's schemas, whose hints a near-miss answer leads with (``SchemaSet/hints(for:)``), or
+    /// `nil`; read only for a miss, so the schemas are not made for a request that matches.
+    var contract: ContractMonitor? = nil
 
     /// The stub that answers `request`, with its response, or `nil`.
     func match(_ request: HTTPRequest) -> StubIndex.Match? {
@@ -33,6 +34,6 @@ struct ServingScope {
 
     /// The near-miss report and closest-stub hint for a request nothing in this scope matched.
     func nearMissAnswer(for request: HTTPRequest) -> NearMissAnswer {
-        nearMisses.answer(for: request, in: stubs, and: sharedStubs, schemas: schemas)
+        nearMisses.answer(for: request, in: stubs, and: sharedStubs, schemas: contract?.schemas)
     }
 }

@@ -33,7 +33,7 @@ extension StubEngine {
         let scope = ServingScope(
             stubs: session.store.index, sharedStubs: serving.stubs ?? store.index, scenarios: session.store.scenarios,
             journal: session.journal, nearMisses: session.nearMisses, linkBase: info.baseURL + session.basePath,
-            forwardsUpstream: false, serving: serving, schemas: contract?.schemas)
+            forwardsUpstream: false, serving: serving, contract: contract)
         return .found(inner, scope)
     }
 }

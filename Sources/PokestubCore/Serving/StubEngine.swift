@@ -130,7 +130,7 @@ package final class StubEngine: HTTPHandler {
         return ServingScope(
             stubs: serving.stubs ?? store.index, sharedStubs: nil, scenarios: store.scenarios, journal: journal,
             nearMisses: nearMisses, linkBase: nil, forwardsUpstream: true, serving: serving,
-            fixedDelayMilliseconds: serving.fixedDelayMilliseconds, schemas: contract?.schemas)
+            fixedDelayMilliseconds: serving.fixedDelayMilliseconds, contract: contract)
     }
 
     /// Serves a request within a scope: the matching stub's answer, else (in the record, record-missing and

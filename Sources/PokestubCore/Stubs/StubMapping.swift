@@ -100,7 +100,7 @@ extension StubMapping {
         var id = defaultID
         for key in ["id", "uuid"] {
             if let text = try object.string(key) {
-                guard let parsed = UUID(uuidString: text) else {
+                guard let parsed = UUID(stubIDText: text) else {
                     throw StubDefinitionError("is not a UUID: \(text.debugDescription)", keyPath: [key])
                 }
                 id = parsed

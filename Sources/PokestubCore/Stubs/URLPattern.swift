@@ -132,6 +132,8 @@ package struct PathTemplate: Sendable, Hashable {
     ///
     /// - Throws: ``StubDefinitionError`` for an unclosed `{`, an empty or repeated variable name, or a
     ///   variable that is only part of a segment.
+    /// Braces are looked for as characters: Foundation's `contains` with a string argument (a search through
+    /// `NSString`) took 100 million instructions, 6% of a start with 10,000 stubs (a third of them templates).
     package init(_ template: String) throws(StubDefinitionError) {
         self.template = template
         var names = Set<String>()
@@ -139,11 +141,12 @@ package struct PathTemplate: Sendable, Hashable {
         for part in template.split(separator: "/", omittingEmptySubsequences: false) {
             if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
                 let name = String(part.dropFirst().dropLast())
-                guard !name.contains("{"), !name.contains("}"), names.insert(name).inserted else {
+                guard !name.contains(Character("{")), !name.contains(Character("}")), names.insert(name).inserted
+                else {
                     throw StubDefinitionError("invalid or repeated variable {\(name)} in \(template.debugDescription)")
                 }
                 segments.append(.variable(name))
-            } else if part.contains("{") || part.contains("}") {
+            } else if part.contains(Character("{")) || part.contains(Character("}")) {
                 throw StubDefinitionError(
                     "a variable must be a whole path segment, like /{id}/, in \(template.debugDescription)")
             } else {
