@@ -14,6 +14,11 @@
         /// its completion (issue 28, item 3).
         static let replayedGetLocks = 6
 
+        /// The most a replayed GET under a session's base path may take: a replayed GET's six, the registry's
+        /// lookup (which checks the session's idle time and marks it used under the same lock) and the
+        /// session's own stub index.
+        static let sessionGetLocks = replayedGetLocks + 2
+
         /// The engine with a census in front: each answer names the server thread it was made on
         /// (`Census-Thread`) and how many locks that thread had taken when the engine was called
         /// (`Census-Taken`). It takes no lock itself.
@@ -94,6 +99,52 @@
                     "a replayed GET took \(taken.count) locks:\n\(listing)")
                 #expect(taken.allSatisfy { $0.held == 0 }, "a lock was taken inside another:\n\(listing)")
                 #expect(daemon.engine.journal.count == 3)
+            } catch {
+                await daemon.shutdown(gracePeriod: .milliseconds(500))
+                throw error
+            }
+            await daemon.shutdown(gracePeriod: .milliseconds(500))
+        }
+
+        @Test("a replayed GET inside a session takes at most eight locks, none inside another")
+        func replayedGetInSession() async throws {
+            let root = try Self.listStubRoot()
+            var configuration = Configuration()
+            configuration.port = 0
+            configuration.stubs = root.path
+            let settings = configuration
+            let daemon = try await onOwnThread {
+                let daemon = try PokestubDaemon(
+                    configuration: settings, threads: 1, adminAccess: nil, handler: { CensusHandler(engine: $0) })
+                try daemon.start()
+                return daemon
+            }
+            do {
+                let created = try await HTTPFetch.send(
+                    "http://127.0.0.1:\(daemon.port)/__admin/sessions", method: "POST",
+                    body: Data(#"{"name": "census"}"#.utf8))
+                #expect(created.status == 201 || created.status == 200, "\(created.status)")
+                let session = try JSONValue.parse(created.body)
+                guard case .string(let id)? = session["id"] else {
+                    Issue.record("no session id in \(String(decoding: created.body, as: UTF8.self))")
+                    await daemon.shutdown(gracePeriod: .milliseconds(500))
+                    return
+                }
+                let connection = try RawConnection(port: daemon.port)
+                let request =
+                    "GET /__sessions/\(id)/api/v2/pokemon/?offset=0&limit=20 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                _ = try await Self.exchange(request, on: connection)
+                let second = try await Self.exchange(request, on: connection)
+                let third = try await Self.exchange(request, on: connection)
+                #expect(second.thread == third.thread)
+                let taken = try #require(
+                    LockCensus.acquisitions(onThread: third.thread, in: second.taken..<third.taken),
+                    "\(third.taken - second.taken) acquisitions, more than the census keeps")
+                let listing = taken.map(\.description).joined(separator: "\n")
+                #expect(
+                    taken.count <= Self.sessionGetLocks,
+                    "a replayed GET in a session took \(taken.count) locks:\n\(listing)")
+                #expect(taken.allSatisfy { $0.held == 0 }, "a lock was taken inside another:\n\(listing)")
             } catch {
                 await daemon.shutdown(gracePeriod: .milliseconds(500))
                 throw error

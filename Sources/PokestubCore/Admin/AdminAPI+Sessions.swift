@@ -22,7 +22,11 @@ extension AdminAPI {
         let shown = registry.limits.requiresSecrets ? all.filter { $0.isOwned(by: request) } : all
         return .json(
             .object([
-                "sessions": .array(shown.map { $0.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL) }),
+                "sessions": .array(
+                    shown.map {
+                        $0.json(
+                            baseURL: info.baseURL, adminBaseURL: info.adminBaseURL, lastUsed: registry.lastUsed(of: $0))
+                    }),
                 "meta": .object(["total": .integer(Int64(all.count))]),
             ]))
     }
@@ -35,7 +39,9 @@ extension AdminAPI {
     }
 
     private func session(id: String, _ request: HTTPRequest) throws(AdminError) -> HTTPResponse {
-        .json(try ownedSession(id: id, request).json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL))
+        let session = try ownedSession(id: id, request)
+        let lastUsed = try requireSessions().lastUsed(of: session)
+        return .json(session.json(baseURL: info.baseURL, adminBaseURL: info.adminBaseURL, lastUsed: lastUsed))
     }
 
     private func endSession(id: String, _ request: HTTPRequest) throws(AdminError) -> HTTPResponse {

@@ -30,7 +30,6 @@ package final class Session: Sendable {
     let nearMisses = NearMissCache(capacity: 64, maxReportBytes: 1 << 20)
     /// The admin API scoped to this session.
     package let admin: AdminAPI
-    private let lastUsedMilliseconds: Locked<Int64>
 
     /// The path prefix of the session's requests: `/__sessions/{id}`.
     package var basePath: String { "\(Session.pathPrefix)/\(id)" }
@@ -54,7 +53,6 @@ package final class Session: Sendable {
         admin = AdminAPI(
             store: store, journal: journal, info: info, maxStubs: limits.maxStubsPerSession,
             basePath: "\(Session.pathPrefix)/\(id)", bodyFilesRoot: bodyFilesRoot, memory: journalBodyBudget?.memory)
-        lastUsedMilliseconds = Locked(Int64(now.timeIntervalSince1970 * 1000))
     }
 
     /// Whether `request` carries this session's secret in ``secretHeader``, compared in constant time.
@@ -63,7 +61,6 @@ package final class Session: Sendable {
         return AdminAccess.constantTimeEquals(presented.trimmingCharacters(in: .whitespaces), secret)
     }
 
-    /// Marks the session as used now.
     /// 24 lowercase hex digits from 12 bytes of the system's random generator: 96 random bits (a UUID's
     /// first 24 digits hold only 90, its version and variant bits being fixed).
     static func randomID() -> String {
@@ -74,20 +71,6 @@ package final class Session: Sendable {
         }.joined()
     }
 
-    func touch(_ now: Date = Date()) {
-        lastUsedMilliseconds.withLock { $0 = Int64(now.timeIntervalSince1970 * 1000) }
-    }
-
-    /// When the session was last used.
-    package var lastUsed: Date {
-        Date(timeIntervalSince1970: Double(lastUsedMilliseconds.withLock { $0 }) / 1000)
-    }
-
-    /// Whether the session has been idle for longer than its timeout at `now`.
-    func isExpired(at now: Date) -> Bool {
-        now.timeIntervalSince(lastUsed) > Double(idleTimeoutSeconds)
-    }
-
     /// The session as the admin API shows it.
     ///
     /// - Parameters:
@@ -95,14 +78,17 @@ package final class Session: Sendable {
     ///   - adminBaseURL: Where the daemon serves `/__admin` (its admin port, config `adminPort`), under which
     ///     the session's `adminUrl` lies; `nil` for `baseURL`.
     ///   - includingSecret: Whether to show ``secret``: only in the answer to its creator.
-    package func json(baseURL: String, adminBaseURL: String? = nil, includingSecret: Bool = false) -> JSONValue {
+    ///   - lastUsed: When a request last reached it (``SessionRegistry/lastUsed(of:)``); `nil`: when it was made.
+    package func json(
+        baseURL: String, adminBaseURL: String? = nil, includingSecret: Bool = false, lastUsed: Date? = nil
+    ) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id),
             "baseUrl": .string(baseURL + basePath),
             "adminUrl": .string((adminBaseURL ?? baseURL) + AdminAPI.prefix + "/sessions/" + id),
             "idleTimeoutSeconds": .integer(Int64(idleTimeoutSeconds)),
             "createdAt": .string(ServeEvent.timestamp(createdAt)),
-            "lastUsedAt": .string(ServeEvent.timestamp(lastUsed)),
+            "lastUsedAt": .string(ServeEvent.timestamp(lastUsed ?? createdAt)),
             "stubs": .integer(Int64(store.index.count)),
             "requests": .integer(Int64(journal.count)),
         ]

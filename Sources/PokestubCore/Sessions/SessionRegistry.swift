@@ -8,7 +8,27 @@ package final class SessionRegistry: Sendable {
     private let info: ServerInfo
     private let bodyFilesRoot: String?
     private let journalBodyBudget: JournalBodyBudget?
-    private let sessions = Locked<[String: Session]>([:])
+    private let sessions = Locked<[String: Entry]>([:])
+
+    /// An open session and when a request last reached it, kept together so that one lock finds a session,
+    /// checks its idle time and marks it used.
+    private struct Entry: Sendable {
+        let session: Session
+        /// Milliseconds since 1970.
+        var lastUsedMilliseconds: Int64
+
+        init(_ session: Session, usedAt now: Date) {
+            self.session = session
+            lastUsedMilliseconds = Entry.milliseconds(now)
+        }
+
+        /// Whether the session has been idle for longer than its timeout at `now`.
+        func isExpired(at now: Date) -> Bool {
+            Entry.milliseconds(now) - lastUsedMilliseconds > Int64(session.idleTimeoutSeconds) * 1000
+        }
+
+        static func milliseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
+    }
 
     /// Creates an empty registry.
     ///
@@ -52,28 +72,34 @@ package final class SessionRegistry: Sendable {
             throw .invalidIdleTimeout(idle, limit: limits.maxIdleSeconds)
         }
         expireIdle(now: now)
-        return try sessions.withLock { (sessions: inout [String: Session]) throws(CreationError) -> Session in
+        return try sessions.withLock { (sessions: inout [String: Entry]) throws(CreationError) -> Session in
             guard sessions.count < limits.maxSessions else { throw .tooManySessions(limit: limits.maxSessions) }
             let session = Session(
                 name: name, idleTimeoutSeconds: idle, limits: limits, info: info, bodyFilesRoot: bodyFilesRoot,
                 journalBodyBudget: journalBodyBudget, globalResponseTemplating: globalResponseTemplating, now: now)
-            sessions[session.id] = session
+            sessions[session.id] = Entry(session, usedAt: now)
             return session
         }
     }
 
-    /// The open session with this id, marked as used; `nil` when there is none or it has expired.
+    /// The open session with this id, marked as used; `nil` when there is none or it has expired. One lock.
     package func session(id: String, now: Date = Date()) -> Session? {
-        let found = sessions.withLock { sessions -> Session? in
-            guard let session = sessions[id] else { return nil }
-            if session.isExpired(at: now) {
+        sessions.withLock { sessions -> Session? in
+            guard let entry = sessions[id] else { return nil }
+            if entry.isExpired(at: now) {
                 sessions.removeValue(forKey: id)
                 return nil
             }
-            return session
+            sessions[id]?.lastUsedMilliseconds = Entry.milliseconds(now)
+            return entry.session
         }
-        found?.touch(now)
-        return found
+    }
+
+    /// When a request last reached `session` (when it was made, before any); `nil` when it is not open.
+    package func lastUsed(of session: Session) -> Date? {
+        sessions.withLock { sessions in
+            sessions[session.id].map { Date(timeIntervalSince1970: Double($0.lastUsedMilliseconds) / 1000) }
+        }
     }
 
     /// Ends a session.
@@ -87,7 +113,7 @@ package final class SessionRegistry: Sendable {
     /// The open sessions, oldest first.
     package var all: [Session] {
         expireIdle()
-        return sessions.withLock { Array($0.values) }.sorted { $0.createdAt < $1.createdAt }
+        return sessions.withLock { $0.values.map(\.session) }.sorted { $0.createdAt < $1.createdAt }
     }
 
     /// Ends every session idle for longer than its timeout.
@@ -96,7 +122,7 @@ package final class SessionRegistry: Sendable {
     @discardableResult
     package func expireIdle(now: Date = Date()) -> [String] {
         sessions.withLock { sessions in
-            let expired = sessions.values.filter { $0.isExpired(at: now) }.map(\.id)
+            let expired = sessions.values.filter { $0.isExpired(at: now) }.map(\.session.id)
             for id in expired { sessions.removeValue(forKey: id) }
             return expired
         }
