@@ -165,13 +165,17 @@ UNITS = [
      ["PokestubCore.swift"],
      ["PokestubLocking"]),
     # Sockets: binding (SocketType+Darwin), addresses (sockaddr_in with sin_len, inet_pton, inet_ntop),
-    # connection deadlines (clock_gettime, shutdown), errno text; libmicrohttpd's connection values.
+    # connection deadlines (clock_gettime, shutdown), errno text; libmicrohttpd's connection values; the
+    # server threads' prepared responses (pthread_key_create's destructor, non-optional on Darwin).
     ("PokestubServer", "Sources/PokestubServer", "typecheck",
      ["HTTPListener.swift", "HTTPServerError.swift", "SocketAddress.swift", "ConnectionDeadlines.swift",
-      "ConnectionReader.swift"], ["PokestubServer.swift"], ["PokestubLocking", "PokestubCore", "CMicroHTTPD"]),
-    # The kqueue stub tree watcher, launchd's (absent) notify and socket activation, signals through Dispatch.
+      "ConnectionReader.swift", "PreparedResponses.swift"], ["PokestubServer.swift"],
+     ["PokestubLocking", "PokestubCore", "CMicroHTTPD"]),
+    # The kqueue stub tree watcher, launchd's (absent) notify and socket activation, signals through Dispatch;
+    # the malloc arenas (nothing to set on Darwin).
     ("pokestub", "Sources/pokestub", "typecheck",
-     ["SignalHandlers.swift", "SocketActivation.swift", "StubTreeEventSource.swift", "SystemdNotifier.swift"],
+     ["SignalHandlers.swift", "SocketActivation.swift", "StubTreeEventSource.swift", "SystemdNotifier.swift",
+      "HeapArenas.swift"],
      ["pokestub.swift"], ["PokestubLocking"]),
     # Test sockets: SO_NOSIGPIPE, socket types.
     ("PokestubTestSupport", "Tests/PokestubTestSupport", "typecheck", [], [], ["PokestubLocking"]),
