@@ -4,7 +4,7 @@ import Testing
 
 @testable import PokestubCore
 
-/// Rendering's fast paths (loop-invariant calls worked out once per loop, `and`, `or`, `not` and the
+/// Rendering's fast paths (loop-invariant calls and `../` paths worked out once per loop, `and`, `or`, `not` and the
 /// comparisons without a parameter list, `lookup` of a list's element by a number) against the general path: the same output, or the same failure, and
 /// the same steps, on the shipped list page's pages and on random small templates.
 @Suite("Template fast paths give the general path's output and steps")
@@ -28,12 +28,12 @@ struct TemplateFastPathTests {
     /// `source` rendered over `model` both ways, within `limits`.
     private static func compare(
         _ source: String, _ model: TemplateValue, _ limits: TemplateLimits = TemplateLimits(),
-        sourceLocation: SourceLocation = #_sourceLocation
+        fastModel: TemplateValue? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Outcome {
         let fast = try Template(source)
         let general = try Template(source, usesFastPaths: false)
         let expected = outcome(general, model, limits)
-        let found = outcome(fast, model, limits)
+        let found = outcome(fast, fastModel ?? model, limits)
         #expect(found == expected, "\(source)", sourceLocation: sourceLocation)
         return found
     }
@@ -54,8 +54,18 @@ struct TemplateFastPathTests {
     @Test("the list page that walks every id has its three math calls in #each found loop-invariant")
     func listPageInvariants() throws {
         let source = ListPageFixture.walkingEveryID
-        #expect(try Template(source).invariantSlots == 3)
+        let template = try Template(source)
+        #expect(template.invariantSlots - template.invariantPaths == 3)
         #expect(try Template(source, usesFastPaths: false).invariantSlots == 0)
+    }
+
+    @Test("the shipped list page's four ../parameters paths in #each are found loop-invariant, and no call")
+    func listPageInvariantPaths() throws {
+        let (_, shipped) = try Self.listPage()
+        let template = try Template(shipped)
+        #expect(template.invariantPaths == 4)
+        #expect(template.invariantSlots == 4)
+        #expect(try Template(shipped, usesFastPaths: false).invariantPaths == 0)
     }
 
     @Test(
@@ -91,24 +101,37 @@ struct TemplateFastPathTests {
     @Test("random small templates: the same output or failure, and the same steps, at any budget")
     func randomTemplates() throws {
         var random = SplitMix(seed: 2_035)
-        let model = Self.randomModel()
+        let model = Self.randomModel(members: nil)
         var hoisting = 0
+        var pathHoisting = 0
+        var partialModels = 0
         for _ in 0..<600 {
             var generator = RandomTemplate(random: &random)
             let source = generator.template()
-            if try Template(source).invariantSlots > 0 { hoisting += 1 }
-            let full = try Self.compare(source, model)
+            let template = try Template(source)
+            if template.invariantSlots > template.invariantPaths { hoisting += 1 }
+            if template.invariantPaths > 0 { pathHoisting += 1 }
+            // The fast path renders over a model built with the request members the template may read.
+            // (One that may read the whole request reads its id, a new UUID in every model: the same model.)
+            let fastModel = template.requestMembers.map { Self.randomModel(members: $0) }
+            if template.requestMembers != nil { partialModels += 1 }
+            let full = try Self.compare(source, model, fastModel: fastModel)
             let steps: Int
             if case .rendered(_, let taken) = full { steps = taken } else { steps = 200 }
-            _ = try Self.compare(source, model, TemplateLimits(maxSteps: random.next(steps + 1)))
-            _ = try Self.compare(source, model, TemplateLimits(maxBytes: random.next(400)))
+            let fewerSteps = TemplateLimits(maxSteps: random.next(steps + 1))
+            _ = try Self.compare(source, model, fewerSteps, fastModel: fastModel)
+            let fewerBytes = TemplateLimits(maxBytes: random.next(400))
+            _ = try Self.compare(source, model, fewerBytes, fastModel: fastModel)
         }
         #expect(hoisting >= 60, "only \(hoisting) of 600 templates have a loop-invariant call")
+        #expect(pathHoisting >= 60, "only \(pathHoisting) of 600 templates have a loop-invariant path")
+        #expect(partialModels >= 100, "only \(partialModels) of 600 templates read part of the request")
+        #expect(partialModels <= 540, "only \(600 - partialModels) of 600 templates read the whole request")
     }
 
     /// A model whose parameters hold numbers, numeric text, objects that have (and lack) the variables'
     /// names, and a query with values.
-    private static func randomModel() -> TemplateValue {
+    private static func randomModel(members: Set<String>?) -> TemplateValue {
         let objects: [JSONValue] = [
             .object(["a": .integer(1), "v": .integer(9)]), .object(["b": .string("x<y")]),
             .object(["a": .integer(3), "w": .string("4")]), .object([:]),
@@ -119,7 +142,58 @@ struct TemplateFastPathTests {
             "empty": .array([]),
         ])
         let request = HTTPRequest(method: "GET", rawURL: "/p/q?ids=1&ids=2&ids=3&x=7")
-        return TemplateRequestModel.model(for: request, serverBaseURL: "http://127.0.0.1:1", parameters: parameters)
+        return TemplateRequestModel.model(
+            for: request, serverBaseURL: "http://127.0.0.1:1", parameters: parameters, members: members)
+    }
+
+    @Test("the request members a template may read: the names its paths hold, or all once it may read request whole")
+    func requestMembers() throws {
+        let (_, shipped) = try Self.listPage()
+        let members = try #require(try Template(shipped).requestMembers)
+        #expect(members.isSuperset(of: ["request", "query", "offset", "limit", "path", "parameters"]))
+        #expect(members.isDisjoint(with: ["id", "headers", "cookies", "body", "bodyAsBase64", "requestLine"]))
+        let partial = [
+            "{{request.headers.host}}", "{{#with request.query}}{{x}}{{/with}}",
+            "{{#each parameters.items}}{{this}}{{/each}}",
+            "{{#with request.query}}{{this}}{{/with}}", "{{lookup request.query 'x'}}", "plain",
+        ]
+        for source in partial { #expect(try Template(source).requestMembers != nil, "\(source)") }
+        let whole = [
+            "{{request}}", "{{this}}", "{{#each request}}{{@key}}{{/each}}", "{{#with request}}{{this}}{{/with}}",
+            "{{lookup request 'id'}}", "{{#with parameters}}{{../this}}{{/with}}", "{{#each this}}{{/each}}",
+            "{{#request}}{{url}}{{/request}}", "{{size (lookup this 'request')}}", "{{#with request}}{{url}}{{/with}}",
+        ]
+        for source in whole { #expect(try Template(source).requestMembers == nil, "\(source)") }
+        #expect(try Template("{{request.url}}", usesFastPaths: false).requestMembers == nil)
+    }
+
+    @Test("a request's model built with the members its template may read renders as the whole model does")
+    func requestModelWithTheMembersRead() throws {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: "example.test:8443")
+        headers.add(name: "Cookie", value: "a=1; b=2")
+        let request = HTTPRequest(
+            method: "POST", rawURL: "/p/a%2Fb/q?x=1&x=2&y=", headers: headers, body: Data("hi".utf8))
+        let sources = [
+            "{{request.url}} {{request.path}} {{request.pathSegments}} {{request.query.x}} {{request.query.x.[1]}}",
+            "{{request.method}} {{request.scheme}} {{request.host}} {{request.port}} {{request.baseUrl}}",
+            "{{request.headers.host}} {{request.cookies.b}} {{request.body}} {{request.bodyAsBase64}}",
+            "{{request.clientIp}}|{{request.requestLine.baseUrl}}|{{request.requestLine.query}}",
+            "{{#with request.requestLine}}{{path}}{{#each query}}{{@key}}={{this}};{{/each}}{{/with}}",
+            "{{#with request.requestLine}}{{port}}{{pathSegments.[1]}}{{/with}}{{size request.headers}}",
+        ]
+        for source in sources {
+            let template = try Template(source)
+            let members = try #require(template.requestMembers, "\(source)")
+            let partial = TemplateRequestModel.model(
+                for: request, serverBaseURL: "http://127.0.0.1:1", parameters: nil, members: members)
+            let whole = TemplateRequestModel.model(
+                for: request, serverBaseURL: "http://127.0.0.1:1", parameters: nil)
+            var budget = TemplateBudget(limits: TemplateLimits())
+            let expected = try template.render(whole, budget: &budget)
+            budget = TemplateBudget(limits: TemplateLimits())
+            #expect(try template.render(partial, budget: &budget) == expected, "\(source)")
+        }
     }
 }
 
@@ -179,7 +253,7 @@ private struct RandomTemplate {
         pick([
             "v", "w", "a", "this", "@index", "@first", "@last", "@key", "../v", "../a", "../../v", "parameters.v",
             "../parameters.w", "this.a", "request.query.x", "missing", "parameters.names", "request.query.ids",
-            "request.pathSegments",
+            "request.pathSegments", "request", "../this", "request.method",
         ])
     }
 

@@ -24,7 +24,11 @@ package final class ResponseTemplate: Sendable {
     /// For a `bodyFileName` without a mustache, the file's content and its template (`nil` when it is served
     /// as its bytes) once served: a name that is always the same is resolved and checked once, not on every
     /// request.
-    private let literalBodyFile = Locked<(content: ResponseBody, template: Template?)?>(nil)
+    private let literalBodyFile = Locked<
+        (content: ResponseBody, template: Template?, requestMembers: Set<String>?)?
+    >(nil)
+    /// The members of the `request` model the headers, body and body file name may read; `nil` for all.
+    private let fixedRequestMembers: Set<String>?
 
     init(
         body: Template?, headers: [(name: String, value: Template)]?, bodyFileName: Template?,
@@ -35,6 +39,10 @@ package final class ResponseTemplate: Sendable {
         self.bodyFileName = bodyFileName
         self.bodyFiles = bodyFiles
         self.parameters = parameters
+        var templates = (headers ?? []).map(\.value)
+        if let body { templates.append(body) }
+        if let bodyFileName { templates.append(bodyFileName) }
+        fixedRequestMembers = ResponseTemplate.requestMembers(of: templates)
     }
 
     /// Whether this template supplies the body file (the stub's own ``BodyFile`` is then not read).
@@ -67,7 +75,8 @@ package final class ResponseTemplate: Sendable {
         _ response: HTTPResponse, for request: HTTPRequest, serverBaseURL: String,
         stub: ServeEvent.StubReference?, limits: TemplateLimits, givingUp: Bool
     ) -> HTTPResponse? {
-        let model = TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: parameters)
+        let model = TemplateRequestModel.model(
+            for: request, serverBaseURL: serverBaseURL, parameters: parameters, members: requestMembers)
         var budget = TemplateBudget(limits: limits)
         do {
             return try render(response, model: model, budget: &budget)
@@ -87,6 +96,25 @@ package final class ResponseTemplate: Sendable {
             if let stub { members["stub"] = .string(stub.id.uuidString.lowercased()) }
             return .json(.object(members), status: 500)
         }
+    }
+
+    /// The members of the `request` model this response's templates may read (``TemplateRequestReads``), the
+    /// ones its model is built with: its headers', body's and body file name's, and with a literal body file
+    /// name the file's template's once it is known; `nil` (all of them) until then, or when one of them may
+    /// read the whole request.
+    private var requestMembers: Set<String>? {
+        guard bodyFileName != nil else { return fixedRequestMembers }
+        return literalBodyFile.withLock { $0?.requestMembers }
+    }
+
+    /// The union of `templates`' ``Template/requestMembers``; `nil` when one of them is.
+    private static func requestMembers(of templates: [Template]) -> Set<String>? {
+        var members: Set<String> = []
+        for template in templates {
+            guard let reads = template.requestMembers else { return nil }
+            members.formUnion(reads)
+        }
+        return members
     }
 
     /// A stub as a budget overrun names it: `'name' (id)`, or its id alone.
@@ -138,7 +166,13 @@ package final class ResponseTemplate: Sendable {
                 throw TemplateRenderError("bodyFileName \(shown): \(error.message)")
             }
             let template = try fileTemplate(named: file.name, content: content)
-            if isLiteral { literalBodyFile.withLock { $0 = (content, template) } }
+            if isLiteral {
+                let members = fixedRequestMembers.flatMap { (fixed) -> Set<String>? in
+                    guard let template else { return fixed }
+                    return template.requestMembers.map { fixed.union($0) }
+                }
+                literalBodyFile.withLock { $0 = (content, template, members) }
+            }
             if let template {
                 result.body = ResponseBody(try template.render(model, budget: &budget))
             } else {

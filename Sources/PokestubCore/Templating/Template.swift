@@ -3,11 +3,17 @@ package struct Template: Sendable {
     /// The template text as written.
     package let source: String
     let nodes: [TemplateNode]
-    /// How many loop-invariant calls the template holds (``TemplateLoopInvariants``).
+    /// How many loop-invariant calls and paths the template holds (``TemplateLoopInvariants``).
     let invariantSlots: Int
+    /// How many of them are paths (`../parameters.names` in an `#each`).
+    let invariantPaths: Int
+    /// The members of the `request` model the template may read (``TemplateRequestReads``), the ones a
+    /// request's model is built with; `nil` for all of them (always so without fast paths).
+    let requestMembers: Set<String>?
 
     /// Whether rendering takes the faster ways to the same output and steps: loop-invariant calls worked out
-    /// once per run of their loop (``TemplateLoopInvariants``), `and`, `or`, `not` and the comparisons answered
+    /// once per run of their loop (``TemplateLoopInvariants``), the request model built with the members the
+    /// template may read (``TemplateRequestReads``), `and`, `or`, `not` and the comparisons answered
     /// without a parameter list, `lookup` of a list's element by a number without the number's text. Off only
     /// in tests that compare the two.
     let usesFastPaths: Bool
@@ -26,6 +32,8 @@ package struct Template: Sendable {
         guard source.utf8.contains(UInt8(ascii: "{")) || source.utf8.contains(UInt8(ascii: "\\")) else {
             nodes = [.text(source)]
             invariantSlots = 0
+            invariantPaths = 0
+            requestMembers = []
             return
         }
         var parser = TemplateParser(source)
@@ -33,11 +41,15 @@ package struct Template: Sendable {
         guard usesFastPaths else {
             nodes = parsed
             invariantSlots = 0
+            invariantPaths = 0
+            requestMembers = nil
             return
         }
         var invariants = TemplateLoopInvariants()
         nodes = invariants.resolve(parsed)
         invariantSlots = invariants.slotCount
+        invariantPaths = invariants.pathCount
+        requestMembers = TemplateRequestReads.members(of: parsed)
     }
 
     /// Whether the template is plain text (no mustache): rendering it gives ``source`` back.
@@ -68,7 +80,8 @@ package struct Template: Sendable {
     ) throws -> String {
         var budget = TemplateBudget(limits: limits)
         do {
-            let model = TemplateRequestModel.model(for: request, serverBaseURL: serverBaseURL, parameters: nil)
+            let model = TemplateRequestModel.model(
+                for: request, serverBaseURL: serverBaseURL, parameters: nil, members: requestMembers)
             return try render(model, budget: &budget)
         } catch {
             throw TemplateFailure(message: error.isOverBudget ? error.budgetMessage(stub: nil) : error.message)

@@ -16,9 +16,16 @@
 ///   variables a path falls back to do not change while the loop runs.
 ///
 /// The steps such a call takes are still charged in every iteration, as many as its first evaluation took.
+///
+/// A path in the same places (the loop's body, outside blocks that push a context) that starts in an enclosing
+/// context (`../parameters.names`) and reads no data variable is looked up once per run of the loop too, when
+/// nothing in the body sets a variable: it walks only the contexts around the loop and the variables. Looking
+/// up a path takes no steps of its own (its parameter or mustache takes one, as before).
 struct TemplateLoopInvariants {
     /// The slots handed out so far: the size of the renderer's store of invariant values.
     private(set) var slotCount = 0
+    /// How many of those slots hold a path's value.
+    private(set) var pathCount = 0
 
     /// `nodes` with every loop-invariant call marked with its slot.
     mutating func resolve(_ nodes: [TemplateNode]) -> [TemplateNode] {
@@ -67,14 +74,43 @@ struct TemplateLoopInvariants {
     }
 
     private mutating func rewrite(_ expression: TemplateExpression, inLoop: Bool) -> TemplateExpression {
-        guard expression.parameters.contains(where: \.isCall) || expression.hash.contains(where: \.value.isCall)
+        let marksPaths = inLoop && TemplateLoopInvariants.readsEnclosingContext(expression)
+        guard
+            marksPaths || expression.parameters.contains(where: \.isCall)
+                || expression.hash.contains(where: \.value.isCall)
         else { return expression }
+        // A value lookup's head is its path; a helper's head is its name.
+        let head = expression.isHelperCall ? expression.head : rewrite(expression.head, inLoop: inLoop)
         let parameters = expression.parameters.map { rewrite($0, inLoop: inLoop) }
         let hash = expression.hash.map { (name: $0.name, value: rewrite($0.value, inLoop: inLoop)) }
-        return TemplateExpression(expression, parameters: parameters, hash: hash, invariant: expression.invariant)
+        return TemplateExpression(
+            expression, head: head, parameters: parameters, hash: hash, invariant: expression.invariant)
+    }
+
+    /// `path`, given a slot when it is loop-invariant: in a loop's body, it starts in an enclosing context
+    /// (`../`) and reads no data variable, so it walks only contexts and variables no iteration changes.
+    private mutating func rewrite(_ path: TemplatePath, inLoop: Bool) -> TemplatePath {
+        guard inLoop, TemplateLoopInvariants.isInvariant(path) else { return path }
+        slotCount += 1
+        pathCount += 1
+        return path.invariant(slot: slotCount - 1)
+    }
+
+    private static func isInvariant(_ path: TemplatePath) -> Bool {
+        path.parents > 0 && path.data == nil && path.invariantSlot == nil
+    }
+
+    /// Whether `expression` reads a loop-invariant path as its value, a parameter or a hash value.
+    private static func readsEnclosingContext(_ expression: TemplateExpression) -> Bool {
+        if !expression.isHelperCall, isInvariant(expression.head) { return true }
+        for argument in expression.parameters + expression.hash.map(\.value) {
+            if case .path(let path) = argument, isInvariant(path) { return true }
+        }
+        return false
     }
 
     private mutating func rewrite(_ argument: TemplateArgument, inLoop: Bool) -> TemplateArgument {
+        if case .path(let path) = argument { return .path(rewrite(path, inLoop: inLoop)) }
         guard case .call(let call) = argument else { return argument }
         if inLoop, let names = TemplateLoopInvariants.elementNames(ofInvariant: call) {
             let invariant = TemplateInvariant(slot: slotCount, elementNames: names)

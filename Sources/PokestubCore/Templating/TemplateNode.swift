@@ -125,12 +125,13 @@ final class TemplateExpression: Sendable {
         }
     }
 
-    /// `expression` with its arguments replaced and `invariant` set, as ``TemplateLoopInvariants`` marks it.
+    /// `expression` with its head and arguments replaced and `invariant` set, as ``TemplateLoopInvariants``
+    /// marks it.
     init(
-        _ expression: TemplateExpression, parameters: [TemplateArgument],
+        _ expression: TemplateExpression, head: TemplatePath? = nil, parameters: [TemplateArgument],
         hash: [(name: String, value: TemplateArgument)], invariant: TemplateInvariant?
     ) {
-        self.head = expression.head
+        self.head = head ?? expression.head
         self.helper = expression.helper
         self.parameters = parameters
         self.hash = hash
@@ -174,12 +175,24 @@ struct TemplatePath: Sendable {
     let data: TemplateDataName?
     /// Whether it starts at the current context explicitly (`this`, `.`, `./`): no walking up to parents.
     let isExplicit: Bool
+    /// For a path whose value is the same in every iteration of the `#each` around it (it starts in an
+    /// enclosing context, `../`), its slot in the renderer's store (``TemplateLoopInvariants``); `nil` for
+    /// any other.
+    private(set) var invariantSlot: Int?
 
     init(segments: [String], parents: Int, isData: Bool, isExplicit: Bool) {
         self.segments = segments.map(TemplatePathSegment.init)
         self.parents = parents
         self.data = isData ? TemplateDataName(segments.first) : nil
         self.isExplicit = isExplicit
+        self.invariantSlot = nil
+    }
+
+    /// This path with its value kept in `slot` while its loop runs.
+    func invariant(slot: Int) -> TemplatePath {
+        var path = self
+        path.invariantSlot = slot
+        return path
     }
 
     /// Whether it names a data variable.

@@ -34,8 +34,8 @@ struct TemplateRenderer {
     /// Emptied parameter lists whose storage a later helper call fills again, so that a call in a loop does
     /// not allocate its list each time (one list per call nested at once).
     private var spareParameters: [[TemplateValue]] = []
-    /// The values of the loop-invariant calls (``TemplateLoopInvariants``) worked out in the current run of
-    /// their loop, by slot, with the steps each took.
+    /// The values of the loop-invariant calls and paths (``TemplateLoopInvariants``) worked out in the current
+    /// run of their loop, by slot, with the steps each call's helper took (none for a path).
     private var invariants: [(value: TemplateValue, helperSteps: Int)?]
     /// Whether `and`, `or`, `not` and the comparisons are answered without gathering their parameters into a
     /// list, and `lookup` reads a list at a whole number's position without its text (the same values and
@@ -235,7 +235,7 @@ struct TemplateRenderer {
 
     /// The value of a mustache: a helper's result or a looked-up value.
     mutating func evaluate(_ expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
-        guard expression.isHelperCall else { return try lookup(expression.head) }
+        guard expression.isHelperCall else { return try lookupKeeping(expression.head) }
         if usesFastPaths, expression.hash.isEmpty, let helper = expression.helper {
             switch helper {
             case .and, .or, .not: return try logic(helper, expression)
@@ -326,7 +326,7 @@ struct TemplateRenderer {
         try budget.step()
         switch argument {
         case .literal(let value): return value
-        case .path(let path): return try lookup(path)
+        case .path(let path): return try lookupKeeping(path)
         case .call(let expression):
             guard let invariant = expression.invariant else { return try evaluate(expression) }
             return try evaluate(expression, invariant)
@@ -353,6 +353,16 @@ struct TemplateRenderer {
         // Its arguments are literals and paths (``TemplateLoopInvariants``): a step each, besides its own.
         let callSteps = 1 + expression.parameters.count + expression.hash.count
         invariants[invariant.slot] = (value, budget.steps - before - callSteps)
+        return value
+    }
+
+    /// The value of `path`, kept for the rest of its loop's run when it is loop-invariant
+    /// (``TemplatePath/invariantSlot``).
+    private mutating func lookupKeeping(_ path: TemplatePath) throws(TemplateRenderError) -> TemplateValue {
+        guard let slot = path.invariantSlot else { return try lookup(path) }
+        if let (value, _) = invariants[slot] { return value }
+        let value = try lookup(path)
+        invariants[slot] = (value, 0)
         return value
     }
 

@@ -9,44 +9,103 @@ import Foundation
 /// the server listens on; `requestLine` repeats them with `path`, `pathSegments` and `query`.
 enum TemplateRequestModel {
     /// The model: `{"request": …}` plus `parameters` (the stub's `transformerParameters`).
-    static func model(for request: HTTPRequest, serverBaseURL: String, parameters: JSONValue?) -> TemplateValue {
+    ///
+    /// - Parameter members: The members of `request` to build, in their usual order (the ones a template may
+    ///   read, ``TemplateRequestReads``); `nil` for all of them.
+    static func model(
+        for request: HTTPRequest, serverBaseURL: String, parameters: JSONValue?, members: Set<String>? = nil
+    ) -> TemplateValue {
         var entries: [(key: String, value: TemplateValue)] = [
-            ("request", .map(requestMap(request, serverBaseURL: serverBaseURL)))
+            ("request", .map(requestMap(request, serverBaseURL: serverBaseURL, members: members)))
         ]
         if let parameters { entries.append(("parameters", TemplateValue(json: parameters))) }
         return .map(TemplateMap(distinctKeys: entries))
     }
 
-    static func requestMap(_ request: HTTPRequest, serverBaseURL: String) -> TemplateMap {
+    static func requestMap(_ request: HTTPRequest, serverBaseURL: String, members: Set<String>? = nil) -> TemplateMap {
+        func wants(_ name: String) -> Bool { members?.contains(name) ?? true }
+        let line = wants("requestLine")
         let scheme = serverBaseURL.hasPrefix("https://") ? "https" : "http"
         var host = "127.0.0.1"
         var port = scheme == "https" ? 443 : 80
-        let authority = request.headers["Host"] ?? String(serverBaseURL.drop { $0 != "/" }.drop { $0 == "/" })
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"),
-            let number = Int(authority[authority.index(after: colon)...])
-        {
-            host = String(authority[..<colon])
-            port = number
-        } else if !authority.isEmpty {
-            host = authority
+        var baseURL = ""
+        if line || wants("host") || wants("port") || wants("baseUrl") {
+            let authority = request.headers["Host"] ?? String(serverBaseURL.drop { $0 != "/" }.drop { $0 == "/" })
+            if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"),
+                let number = Int(authority[authority.index(after: colon)...])
+            {
+                host = String(authority[..<colon])
+                port = number
+            } else if !authority.isEmpty {
+                host = authority
+            }
+            let defaultPort = scheme == "https" ? 443 : 80
+            baseURL = "\(scheme)://\(host)" + (port == defaultPort ? "" : ":\(port)")
         }
-        let defaultPort = scheme == "https" ? 443 : 80
-        let baseURL = "\(scheme)://\(host)" + (port == defaultPort ? "" : ":\(port)")
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
-            // Foundation's search only for a segment that may hold `%2F`.
-            $0.utf8.contains(UInt8(ascii: "%"))
-                ? $0.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
-                : String($0)
+        var pathSegments = TemplateValue.null
+        if line || wants("pathSegments") {
+            let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
+                // Foundation's search only for a segment that may hold `%2F`.
+                $0.utf8.contains(UInt8(ascii: "%"))
+                    ? $0.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
+                    : String($0)
+            }
+            pathSegments = TemplateValue.pathSegments(path: request.path, segments: segments)
         }
-        let pathSegments = TemplateValue.pathSegments(path: request.path, segments: segments)
         var query = TemplateMap()
-        for (name, _) in request.queryParameters where query.value(for: name) == nil {
-            query.set(name, .multi(request.queryValues(name)))
+        if line || wants("query") {
+            for (name, _) in request.queryParameters where query.value(for: name) == nil {
+                query.set(name, .multi(request.queryValues(name)))
+            }
         }
+        let method = TemplateValue.multi([request.method])
+        let url = TemplateValue.string(request.rawTarget)
+        var entries: [(key: String, value: TemplateValue)] = []
+        entries.reserveCapacity(16)
+        // Each member is made only when wanted, in the order WireMock's model lists them.
+        func add(_ name: String, _ value: @autoclosure () -> TemplateValue) {
+            if wants(name) { entries.append((name, value())) }
+        }
+        // WireMock's model holds the method as a `RequestMethod`, not a string: it prints as the method but
+        // `{{eq request.method 'GET'}}` is false. A one-value list behaves the same way here.
+        add("id", .string(lowercasedUUID()))
+        add("url", url)
+        add("path", .string(request.path))
+        add("pathSegments", pathSegments)
+        add("query", .map(query))
+        add("method", method)
+        add("scheme", .string(scheme))
+        add("host", .string(host))
+        add("port", .number(TemplateNumber(port)))
+        add("baseUrl", .string(baseURL))
+        add("headers", .map(headers(of: request)))
+        add("cookies", .map(cookies(of: request)))
+        add("body", .string(request.bodyText ?? ""))
+        add("bodyAsBase64", .string(request.body.base64EncodedString()))
+        add("clientIp", .string(request.clientAddress ?? ""))
+        add(
+            "requestLine",
+            .map(
+                TemplateMap(distinctKeys: [
+                    ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
+                    ("port", .number(TemplateNumber(port))), ("path", .string(request.path)),
+                    ("pathSegments", pathSegments), ("query", .map(query)), ("url", url),
+                    ("baseUrl", .string(baseURL)),
+                ])))
+        return TemplateMap(distinctKeys: entries)
+    }
+
+    /// `request.headers`: each field's values by its name, ignoring case.
+    private static func headers(of request: HTTPRequest) -> TemplateMap {
         var headers = TemplateMap(caseInsensitive: true)
         for field in request.headers where headers.value(for: field.name) == nil {
             headers.set(field.name, .multi(request.headers.values(for: field.name)))
         }
+        return headers
+    }
+
+    /// `request.cookies`: each cookie's values by its name, from the `Cookie` fields.
+    private static func cookies(of request: HTTPRequest) -> TemplateMap {
         var cookies = TemplateMap()
         for line in request.headers.values(for: "Cookie") {
             for pair in line.split(separator: ";") {
@@ -61,25 +120,7 @@ enum TemplateRequestModel {
                 }
             }
         }
-        let method = TemplateValue.multi([request.method])
-        let url = TemplateValue.string(request.rawTarget)
-        let requestLine = TemplateMap(distinctKeys: [
-            ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
-            ("port", .number(TemplateNumber(port))), ("path", .string(request.path)),
-            ("pathSegments", pathSegments), ("query", .map(query)), ("url", url),
-            ("baseUrl", .string(baseURL)),
-        ])
-        // WireMock's model holds the method as a `RequestMethod`, not a string: it prints as the method but
-        // `{{eq request.method 'GET'}}` is false. A one-value list behaves the same way here.
-        return TemplateMap(distinctKeys: [
-            ("id", .string(lowercasedUUID())), ("url", url),
-            ("path", .string(request.path)), ("pathSegments", pathSegments), ("query", .map(query)),
-            ("method", method), ("scheme", .string(scheme)), ("host", .string(host)),
-            ("port", .number(TemplateNumber(port))), ("baseUrl", .string(baseURL)), ("headers", .map(headers)),
-            ("cookies", .map(cookies)), ("body", .string(request.bodyText ?? "")),
-            ("bodyAsBase64", .string(request.body.base64EncodedString())),
-            ("clientIp", .string(request.clientAddress ?? "")), ("requestLine", .map(requestLine)),
-        ])
+        return cookies
     }
 
     /// A random UUID as `UUID().uuidString.lowercased()` writes it (8-4-4-4-12 lower-case hexadecimal digits),
