@@ -173,4 +173,27 @@ struct ProxiedLinkRewriteTests {
                 actual == expected, "round \(round): \(bases) to \(target) in \(String(decoding: body, as: UTF8.self))")
         }
     }
+
+    @Test("bases are compiled once per target: the daemon's come with its serving facts, others are kept")
+    func patternsCompiledOnce() {
+        let info = ServerInfo(mode: .replay, baseURL: "http://127.0.0.1:2222")
+        let rewriter = LinkRewriter(upstreamBases: ["https://pokeapi.co/"], info: info)
+        let daemon = rewriter.patterns(serving: info.serving, recordedFrom: nil, target: nil)
+        #expect(daemon === info.serving.linkPatterns)
+        #expect(daemon.bases == ["https://pokeapi.co"] && daemon.target == "http://127.0.0.1:2222")
+        #expect(rewriter.patterns(serving: info.serving, recordedFrom: "https://pokeapi.co/", target: nil) === daemon)
+        #expect(rewriter.patterns(serving: info.serving, recordedFrom: "", target: "http://127.0.0.1:2222") === daemon)
+        // A stub recorded from an upstream not configured, and a session's own base URL.
+        let recorded = rewriter.patterns(serving: info.serving, recordedFrom: "http://10.0.0.1:9/", target: nil)
+        #expect(recorded.bases == ["https://pokeapi.co", "http://10.0.0.1:9"])
+        #expect(rewriter.patterns(serving: info.serving, recordedFrom: "http://10.0.0.1:9", target: nil) === recorded)
+        let session = rewriter.patterns(serving: info.serving, recordedFrom: nil, target: "http://127.0.0.1:3333")
+        #expect(session.bases == ["https://pokeapi.co"] && session.target == "http://127.0.0.1:3333")
+        #expect(
+            rewriter.patterns(serving: info.serving, recordedFrom: nil, target: "http://127.0.0.1:3333") === session)
+        rewriter.addUpstreamBase("http://10.0.0.1:9")
+        let updated = rewriter.patterns(serving: info.serving, recordedFrom: "http://10.0.0.1:9", target: nil)
+        #expect(updated === info.serving.linkPatterns && updated !== daemon)
+        #expect(updated.bases == ["https://pokeapi.co", "http://10.0.0.1:9"])
+    }
 }
