@@ -196,4 +196,25 @@ struct ProxiedLinkRewriteTests {
         #expect(updated === info.serving.linkPatterns && updated !== daemon)
         #expect(updated.bases == ["https://pokeapi.co", "http://10.0.0.1:9"])
     }
+
+    @Test("a templated answer's links point at the daemon, rendered and rewritten for each request")
+    func templatedAnswerRewritten() throws {
+        let store = StubStore(root: nil)
+        store.add(
+            try Fixtures.stub(
+                #"""
+                {"request": {"method": "GET", "urlPath": "/api/v2/item/"},
+                 "response": {"status": 200, "transformers": ["response-template"],
+                  "body": "{\"next\": \"https://pokeapi.co/api/v2/item/?offset={{request.query.offset}}\"}"}}
+                """#))
+        let engine = StubEngine(store: store, journalCapacity: 0, rewriteUpstreamLinks: true, baseURL: target)
+        for offset in [20, 40] {
+            let request = HTTPRequest(method: "GET", rawURL: "/api/v2/item/?offset=\(offset)")
+            guard case .response(let response) = engine.handle(request) else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(response.body.text == #"{"next": "\#(target)/api/v2/item/?offset=\#(offset)"}"#)
+        }
+    }
 }

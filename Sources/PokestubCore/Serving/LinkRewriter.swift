@@ -104,6 +104,29 @@ package final class LinkRewriter: Sendable {
         return result
     }
 
+    /// A response rendered for one request (a template's) with upstream links pointing at `base` (the daemon's
+    /// by default), computed now: its body is never served again, so no variant of it is kept.
+    ///
+    /// - Parameters:
+    ///   - response: The rendered response.
+    ///   - base: The base URL links should point at; `nil` for the daemon's.
+    ///   - recordedFrom: The upstream base URL the stub was recorded from, replaced too.
+    ///   - serving: The daemon's per-request facts the request read.
+    /// - Returns: The response to send; the same body when there is nothing to rewrite.
+    func rewriteOnce(
+        _ response: HTTPResponse, to base: String?, recordedFrom: String?, serving: ServerInfo.Serving
+    ) -> HTTPResponse {
+        let patterns = patterns(serving: serving, recordedFrom: recordedFrom, target: base)
+        var result = response
+        rewriteLocation(&result, with: patterns)
+        if response.body.count >= 8, !LinkRewriter.isBinary(response.headers["Content-Type"]),
+            let data = patterns.rewrite(response.body.data)
+        {
+            result.body = ResponseBody(data)
+        }
+        return result
+    }
+
     /// A matched stub's response with upstream links pointing at `base` (the daemon's by default), as
     /// ``rewrite(_:to:recordedFrom:serving:)`` makes it; a body file's rewritten body is kept with its bytes
     /// (``BodyFile/response(with:variant:make:)``), so reading both takes one lock.
