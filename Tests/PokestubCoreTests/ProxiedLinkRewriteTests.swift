@@ -121,4 +121,100 @@ struct ProxiedLinkRewriteTests {
         #expect(expected != nil, "the body holds no link")
         #expect(actual == expected, "\(actual?.count ?? 0) bytes, the rule makes \(expected?.count ?? 0)")
     }
+
+    /// A small deterministic generator (SplitMix64), so a failing body can be made again from its seed.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A random body for ``randomBodiesAgreeWithTheRule()``: filler with many `h`s and boundary bytes, and
+    /// bases inserted whole, escaped, cut short, followed by a host-continuing byte (`.evil`), or at the very
+    /// start and end.
+    private static func randomBody(bases: [String], using random: inout SplitMix) -> [UInt8] {
+        let filler = Array(#"hhtttpps:/\"?#,.x9 {}[]"#.utf8)
+        var body: [UInt8] = []
+        let pieces = Int.random(in: 0...12, using: &random)
+        for _ in 0..<pieces {
+            for _ in 0..<Int.random(in: 0...20, using: &random) { body.append(filler.randomElement(using: &random)!) }
+            let base = Array(bases.randomElement(using: &random)!.utf8)
+            let escaped = base.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: body += base
+            case 1: body += escaped
+            case 2: body += base.prefix(Int.random(in: 0...base.count, using: &random))
+            case 3: body += base + Array(".evil".utf8)
+            default: body += escaped + Array("/x".utf8)
+            }
+        }
+        return body
+    }
+
+    @Test("random bodies, bases and targets come out as the byte-by-byte rule makes them")
+    func randomBodiesAgreeWithTheRule() {
+        let hosts = [
+            "https://pokeapi.co", "http://127.0.0.1:9000", "http://h", "https://pokeapi.co.evil", "hx", "ftp://f",
+        ]
+        var random = SplitMix(state: 28)
+        for round in 0..<3000 {
+            let bases = Array(hosts.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
+            let target = ["http://127.0.0.1:8080", "http://127.0.0.1:9/prefix", "h"].randomElement(using: &random)!
+            let body = ProxiedLinkRewriteTests.randomBody(bases: bases, using: &random)
+            let kept = bases.filter { $0 != target }
+            let expected = ProxiedLinkRewriteTests.reference(body, bases: kept, target: target).map { Data($0) }
+            let actual = LinkRewriter.rewrite(Data(body), bases: bases, to: target)
+            #expect(
+                actual == expected, "round \(round): \(bases) to \(target) in \(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
+    @Test("bases are compiled once per target: the daemon's come with its serving facts, others are kept")
+    func patternsCompiledOnce() {
+        let info = ServerInfo(mode: .replay, baseURL: "http://127.0.0.1:2222")
+        let rewriter = LinkRewriter(upstreamBases: ["https://pokeapi.co/"], info: info)
+        let daemon = rewriter.patterns(serving: info.serving, recordedFrom: nil, target: nil)
+        #expect(daemon === info.serving.linkPatterns)
+        #expect(daemon.bases == ["https://pokeapi.co"] && daemon.target == "http://127.0.0.1:2222")
+        #expect(rewriter.patterns(serving: info.serving, recordedFrom: "https://pokeapi.co/", target: nil) === daemon)
+        #expect(rewriter.patterns(serving: info.serving, recordedFrom: "", target: "http://127.0.0.1:2222") === daemon)
+        // A stub recorded from an upstream not configured, and a session's own base URL.
+        let recorded = rewriter.patterns(serving: info.serving, recordedFrom: "http://10.0.0.1:9/", target: nil)
+        #expect(recorded.bases == ["https://pokeapi.co", "http://10.0.0.1:9"])
+        #expect(rewriter.patterns(serving: info.serving, recordedFrom: "http://10.0.0.1:9", target: nil) === recorded)
+        let session = rewriter.patterns(serving: info.serving, recordedFrom: nil, target: "http://127.0.0.1:3333")
+        #expect(session.bases == ["https://pokeapi.co"] && session.target == "http://127.0.0.1:3333")
+        #expect(
+            rewriter.patterns(serving: info.serving, recordedFrom: nil, target: "http://127.0.0.1:3333") === session)
+        rewriter.addUpstreamBase("http://10.0.0.1:9")
+        let updated = rewriter.patterns(serving: info.serving, recordedFrom: "http://10.0.0.1:9", target: nil)
+        #expect(updated === info.serving.linkPatterns && updated !== daemon)
+        #expect(updated.bases == ["https://pokeapi.co", "http://10.0.0.1:9"])
+    }
+
+    @Test("a templated answer's links point at the daemon, rendered and rewritten for each request")
+    func templatedAnswerRewritten() throws {
+        let store = StubStore(root: nil)
+        store.add(
+            try Fixtures.stub(
+                #"""
+                {"request": {"method": "GET", "urlPath": "/api/v2/item/"},
+                 "response": {"status": 200, "transformers": ["response-template"],
+                  "body": "{\"next\": \"https://pokeapi.co/api/v2/item/?offset={{request.query.offset}}\"}"}}
+                """#))
+        let engine = StubEngine(store: store, journalCapacity: 0, rewriteUpstreamLinks: true, baseURL: target)
+        for offset in [20, 40] {
+            let request = HTTPRequest(method: "GET", rawURL: "/api/v2/item/?offset=\(offset)")
+            guard case .response(let response) = engine.handle(request) else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(response.body.text == #"{"next": "\#(target)/api/v2/item/?offset=\#(offset)"}"#)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PokestubLocking
 
 /// Points upstream links inside served bodies at pokestub itself, so a client that follows `next`,
 /// `previous` or any `url` field stays on the stub server.
@@ -23,6 +24,16 @@ import Foundation
 /// rewriter.
 package final class LinkRewriter: Sendable {
     private let info: ServerInfo
+    /// Patterns compiled for other bases or targets than the daemon's own (a session's base URL, a stub
+    /// recorded from an upstream not configured), by bases and target; emptied when it reaches
+    /// ``otherPatternsLimit``.
+    private let otherPatterns = Locked<[PatternsKey: LinkPatterns]>([:])
+    private static let otherPatternsLimit = 64
+
+    private struct PatternsKey: Hashable {
+        var bases: [String]
+        var target: String
+    }
 
     /// Creates a rewriter.
     ///
@@ -33,8 +44,10 @@ package final class LinkRewriter: Sendable {
     package init(upstreamBases: [String], info: ServerInfo) {
         self.info = info
         let bases = LinkRewriter.normalized(upstreamBases)
+        let patterns = LinkPatterns(bases: bases, target: info.baseURL)
         info.update { serving in
             serving.upstreamBases = bases
+            serving.linkPatterns = patterns
             serving.linkGeneration += 1
         }
     }
@@ -53,6 +66,7 @@ package final class LinkRewriter: Sendable {
             let updated = LinkRewriter.normalized(serving.upstreamBases + [base])
             if updated != serving.upstreamBases {
                 serving.upstreamBases = updated
+                serving.linkPatterns = LinkPatterns(bases: updated, target: info.baseURL)
                 serving.linkGeneration += 1
             }
         }
@@ -75,19 +89,40 @@ package final class LinkRewriter: Sendable {
     func rewrite(
         _ response: HTTPResponse, to base: String?, recordedFrom: String?, serving: ServerInfo.Serving
     ) -> HTTPResponse {
-        let target = base ?? info.baseURL
+        let patterns = patterns(serving: serving, recordedFrom: recordedFrom, target: base)
         var result = response
-        let (configured, generation) = (serving.upstreamBases, serving.linkGeneration)
-        let bases = recordedFrom.map { LinkRewriter.normalized(configured + [$0]) } ?? configured
-        rewriteLocation(&result, to: target, bases: bases)
+        rewriteLocation(&result, with: patterns)
         let body = response.body
         guard body.count >= 8 else { return result }
-        let key = ResponseBody.VariantKey(generation: generation, target: target, recordedFrom: recordedFrom)
+        let key = ResponseBody.VariantKey(
+            generation: serving.linkGeneration, target: patterns.target, recordedFrom: recordedFrom)
         result.body = body.variant(for: key) {
-            guard !LinkRewriter.isBinary(response.headers["Content-Type"]),
-                let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
+            guard !LinkRewriter.isBinary(response.headers["Content-Type"]), let data = patterns.rewrite(body.data)
             else { return nil }
             return ResponseBody(data)
+        }
+        return result
+    }
+
+    /// A response rendered for one request (a template's) with upstream links pointing at `base` (the daemon's
+    /// by default), computed now: its body is never served again, so no variant of it is kept.
+    ///
+    /// - Parameters:
+    ///   - response: The rendered response.
+    ///   - base: The base URL links should point at; `nil` for the daemon's.
+    ///   - recordedFrom: The upstream base URL the stub was recorded from, replaced too.
+    ///   - serving: The daemon's per-request facts the request read.
+    /// - Returns: The response to send; the same body when there is nothing to rewrite.
+    func rewriteOnce(
+        _ response: HTTPResponse, to base: String?, recordedFrom: String?, serving: ServerInfo.Serving
+    ) -> HTTPResponse {
+        let patterns = patterns(serving: serving, recordedFrom: recordedFrom, target: base)
+        var result = response
+        rewriteLocation(&result, with: patterns)
+        if response.body.count >= 8, !LinkRewriter.isBinary(response.headers["Content-Type"]),
+            let data = patterns.rewrite(response.body.data)
+        {
+            result.body = ResponseBody(data)
         }
         return result
     }
@@ -99,18 +134,14 @@ package final class LinkRewriter: Sendable {
         guard let bodyFile = match.bodyFile else {
             return rewrite(match.unfilledResponse, to: base, recordedFrom: match.recordedUpstream, serving: serving)
         }
-        let target = base ?? info.baseURL
-        let bases =
-            match.recordedUpstream.map { LinkRewriter.normalized(serving.upstreamBases + [$0]) }
-            ?? serving.upstreamBases
+        let patterns = patterns(serving: serving, recordedFrom: match.recordedUpstream, target: base)
         var result = match.unfilledResponse
-        rewriteLocation(&result, to: target, bases: bases)
+        rewriteLocation(&result, with: patterns)
         let key = ResponseBody.VariantKey(
-            generation: serving.linkGeneration, target: target, recordedFrom: match.recordedUpstream)
+            generation: serving.linkGeneration, target: patterns.target, recordedFrom: match.recordedUpstream)
         let contentType = result.headers["Content-Type"]
         return bodyFile.response(with: result, variant: key) { body in
-            guard body.count >= 8, !LinkRewriter.isBinary(contentType),
-                let data = LinkRewriter.rewrite(body.data, bases: bases, to: target)
+            guard body.count >= 8, !LinkRewriter.isBinary(contentType), let data = patterns.rewrite(body.data)
             else { return nil }
             return ResponseBody(data)
         }
@@ -121,27 +152,65 @@ package final class LinkRewriter: Sendable {
     /// - Parameter response: The response built from the upstream's.
     /// - Returns: The response to send.
     package func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
+        let patterns = daemonPatterns
         var result = response
-        rewriteLocation(&result, to: info.baseURL, bases: upstreamBases)
+        rewriteLocation(&result, with: patterns)
         if response.body.count > 0, !LinkRewriter.isBinary(response.headers["Content-Type"]),
-            let data = LinkRewriter.rewrite(response.body.data, bases: upstreamBases, to: info.baseURL)
+            let data = patterns.rewrite(response.body.data)
         {
             result.body = ResponseBody(data)
         }
         return result
     }
 
-    private func rewriteLocation(_ response: inout HTTPResponse, to target: String, bases: [String]) {
+    /// The upstream bases compiled for the daemon's base URL, as requests read them now.
+    var daemonPatterns: LinkPatterns {
+        info.serving.linkPatterns ?? LinkPatterns(bases: [], target: info.baseURL)
+    }
+
+    /// The patterns for a request: the upstream bases it read (`serving`) and the upstream its stub was recorded
+    /// from, compiled for `target` (the daemon's base URL when `nil`). The daemon's own come with `serving`;
+    /// others are compiled once and kept (``otherPatterns``).
+    func patterns(serving: ServerInfo.Serving, recordedFrom: String?, target: String?) -> LinkPatterns {
+        let configured = serving.upstreamBases
+        let known = recordedFrom.map { LinkRewriter.names(configured, $0) } ?? true
+        if known, let patterns = serving.linkPatterns, target == nil || target == patterns.target {
+            return patterns
+        }
+        let key = PatternsKey(
+            bases: known ? configured : LinkRewriter.normalized(configured + [recordedFrom!]),
+            target: target ?? info.baseURL)
+        if let patterns = otherPatterns.withLock({ $0[key] }) { return patterns }
+        let patterns = LinkPatterns(bases: key.bases, target: key.target)
+        otherPatterns.withLock { cache in
+            if cache.count >= LinkRewriter.otherPatternsLimit { cache.removeAll() }
+            cache[key] = patterns
+        }
+        return patterns
+    }
+
+    /// Whether `base` adds nothing to `bases` (``normalized(_:)`` would leave them as they are): it is empty,
+    /// or one of them with or without a trailing `/`. Compares bytes, so it allocates nothing.
+    private static func names(_ bases: [String], _ base: String) -> Bool {
+        let bytes = base.utf8
+        let length = bytes.last == UInt8(ascii: "/") ? bytes.count - 1 : bytes.count
+        guard length > 0 else { return true }
+        return bases.contains { known in
+            known.utf8.count == length && bytes.prefix(length).elementsEqual(known.utf8)
+        }
+    }
+
+    private func rewriteLocation(_ response: inout HTTPResponse, with patterns: LinkPatterns) {
         guard (300..<400).contains(response.status) || response.status == 201,
             let location = response.headers["Location"]
         else { return }
-        let data = Data(location.utf8)
-        if let rewritten = LinkRewriter.rewrite(data, bases: bases, to: target) {
+        if let rewritten = patterns.rewrite(Data(location.utf8)) {
             response.headers.replace(name: "Location", value: String(decoding: rewritten, as: UTF8.self))
         }
     }
 
     /// Replaces upstream base URLs in bytes, in one pass: a body without a link is read once and not copied.
+    /// Compiles the patterns for this one call; a request uses the compiled ones (``patterns(bases:target:)``).
     ///
     /// - Parameters:
     ///   - data: The body.
@@ -149,198 +218,13 @@ package final class LinkRewriter: Sendable {
     ///   - target: The base URL to put instead, without trailing `/`.
     /// - Returns: The new bytes, or `nil` when nothing was replaced.
     package static func rewrite(_ data: Data, bases: [String], to target: String) -> Data? {
-        var patterns: [(needle: [UInt8], replacement: [UInt8])] = []
-        let replacement = Array(target.utf8)
-        for base in bases where base != target && !base.isEmpty {
-            let needle = Array(base.utf8)
-            patterns.append((needle, replacement))
-            let escaped = escapingSlashes(needle)
-            if escaped != needle { patterns.append((escaped, escapingSlashes(replacement))) }
-        }
-        guard !patterns.isEmpty else { return nil }
-        // The patterns' bytes in one array and their places in another, so the loop below reads them through
-        // raw pointers, with no reference counting per candidate.
-        let arena = patterns.flatMap { $0.needle + $0.replacement }
-        var spans: [Span] = []
-        var offset = 0
-        for pattern in patterns {
-            spans.append(Span(needle: pattern.needle, at: offset, replacementLength: pattern.replacement.count))
-            offset += pattern.needle.count + pattern.replacement.count
-        }
-        var firstBytes = [Bool](repeating: false, count: 256)
-        for span in spans { firstBytes[Int(span.first)] = true }
-        let onlyFirst = Set(spans.map(\.first)).count == 1 ? spans[0].first : nil
-        // The bytes every needle starts with (`http` for http and https base URLs), up to eight.
-        var common = patterns[0].needle.prefix(8)
-        for pattern in patterns.dropFirst() {
-            common = common.prefix(zip(common, pattern.needle).prefix { $0 == $1 }.count)
-        }
-        let shared = Span(needle: Array(common), at: 0, replacementLength: 0)
-        return data.withUnsafeBytes { bytes in
-            arena.withUnsafeBufferPointer { arena in
-                spans.withUnsafeBufferPointer { spans in
-                    firstBytes.withUnsafeBufferPointer { firstBytes in
-                        replaced(
-                            in: bytes, arena: arena.baseAddress!, spans: spans,
-                            candidates: Candidates(
-                                only: onlyFirst, table: firstBytes.baseAddress!, sharedPrefix: shared.prefix,
-                                sharedMask: shared.mask))
-                    }
-                }
-            }
-        }
-    }
-
-    /// One pattern of ``rewrite(_:bases:to:)``: where its needle and replacement lie in the arena, and the
-    /// needle's first eight bytes (fewer for a shorter one) as one little-endian word with the mask of the
-    /// bytes that word holds.
-    private struct Span {
-        var needle: Int
-        var needleLength: Int
-        var replacement: Int
-        var replacementLength: Int
-        var first: UInt8
-        var prefix: UInt64
-        var mask: UInt64
-
-        init(needle bytes: [UInt8], at offset: Int, replacementLength: Int) {
-            needle = offset
-            needleLength = bytes.count
-            replacement = offset + bytes.count
-            self.replacementLength = replacementLength
-            first = bytes.first ?? 0
-            var prefix: UInt64 = 0
-            var mask: UInt64 = 0
-            for index in 0..<min(8, bytes.count) {
-                prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
-                mask |= 0xFF << (8 * UInt64(index))
-            }
-            self.prefix = prefix
-            self.mask = mask
-        }
-    }
-
-    /// The bytes a pattern starts with: one (every base an `http` or `https` URL: `h`), found with `memchr`, or
-    /// several, looked up in a table of 256.
-    private struct Candidates {
-        var only: UInt8?
-        var table: UnsafePointer<Bool>
-        /// The first bytes all patterns share (up to eight) as a little-endian word, and the mask of the bytes
-        /// it holds: a candidate whose word differs there is no pattern's.
-        var sharedPrefix: UInt64
-        var sharedMask: UInt64
-
-        /// The offset of the next byte a pattern starts with, at or after `index`, or `nil`.
-        func next(in start: UnsafeRawPointer, from index: Int, count: Int) -> Int? {
-            if let only {
-                guard let found = memchr(start + index, Int32(only), count - index) else { return nil }
-                return start.distance(to: UnsafeRawPointer(found))
-            }
-            var index = index
-            while index < count {
-                if table[Int(start.load(fromByteOffset: index, as: UInt8.self))] { return index }
-                index += 1
-            }
-            return nil
-        }
-    }
-
-    /// The loop of ``rewrite(_:bases:to:)``, the body's one pass: `memchr` finds each byte a pattern starts
-    /// with (a PokeAPI body has thousands of `h`s), the eight bytes from there, loaded as one word, rule out
-    /// most candidates by the bytes all patterns share and most patterns by their own first eight, `memcmp`
-    /// compares the rest of those that remain, and the bytes between matches go into one malloc'd buffer with
-    /// `memcpy`, which becomes the `Data` without a copy. Nothing is allocated until the first match. Stepping byte by byte in Swift and appending to an array cost more than the rest of
-    /// proxying a large PokeAPI answer; Horspool's rule, which skips ahead by the byte under the needle's end,
-    /// measured slower, since each step waits for the load before it.
-    private static func replaced(
-        in bytes: UnsafeRawBufferPointer, arena: UnsafePointer<UInt8>, spans: UnsafeBufferPointer<Span>,
-        candidates: Candidates
-    ) -> Data? {
-        guard let start = bytes.baseAddress else { return nil }
-        let count = bytes.count
-        var output: UnsafeMutableRawPointer?
-        var capacity = 0
-        var written = 0
-        var copiedUpTo = 0
-        var index = 0
-        while index < count {
-            guard let found = candidates.next(in: start, from: index, count: count) else { break }
-            index = found
-            let byte = start.load(fromByteOffset: index, as: UInt8.self)
-            // The eight bytes from here, when the body has them; near its end each pattern is compared whole.
-            let word =
-                index + 8 <= count
-                ? UInt64(littleEndian: start.loadUnaligned(fromByteOffset: index, as: UInt64.self)) : nil
-            if let word, word & candidates.sharedMask != candidates.sharedPrefix {
-                index += 1
-                continue
-            }
-            var matched: Span?
-            for span in spans where span.first == byte && index + span.needleLength <= count {
-                if let word {
-                    guard word & span.mask == span.prefix else { continue }
-                    let rest = span.needleLength - 8
-                    guard rest <= 0 || memcmp(start + index + 8, arena + span.needle + 8, rest) == 0 else { continue }
-                } else {
-                    guard memcmp(start + index, arena + span.needle, span.needleLength) == 0 else { continue }
-                }
-                let end = index + span.needleLength
-                if end == count || isBoundary(bytes[end]) {
-                    matched = span
-                    break
-                }
-            }
-            guard let matched else {
-                index += 1
-                continue
-            }
-            let needed = written + (index - copiedUpTo) + matched.replacementLength
-            if needed > capacity {
-                capacity = max(needed, capacity == 0 ? count + count / 8 : capacity * 2)
-                guard let grown = realloc(output, capacity) else {
-                    free(output)
-                    return nil
-                }
-                output = grown
-            }
-            memcpy(output! + written, start + copiedUpTo, index - copiedUpTo)
-            written += index - copiedUpTo
-            memcpy(output! + written, arena + matched.replacement, matched.replacementLength)
-            written += matched.replacementLength
-            index += matched.needleLength
-            copiedUpTo = index
-        }
-        guard var output else { return nil }
-        let rest = count - copiedUpTo
-        if written + rest > capacity {
-            guard let grown = realloc(output, written + rest) else {
-                free(output)
-                return nil
-            }
-            output = grown
-        }
-        memcpy(output + written, start + copiedUpTo, rest)
-        return Data(bytesNoCopy: output, count: written + rest, deallocator: .free)
+        LinkPatterns(bases: bases, target: target).rewrite(data)
     }
 
     /// `url` as JSON may write it, every `/` escaped (`https:\/\/pokeapi.co`, RFC 8259 §7). Built on the
     /// bytes, without Foundation's string search, since it runs for every proxied answer.
     static func escapingSlashes(_ url: [UInt8]) -> [UInt8] {
         url.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
-    }
-
-    /// Whether a byte may follow a base URL for it to be a link to that host (not `https://pokeapi.co.evil`):
-    /// one of `/"?#'\ <>),]}`, a space, CR, LF or tab.
-    private static func isBoundary(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "'"),
-            UInt8(ascii: "\\"), UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ")"),
-            UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: "]"),
-            UInt8(ascii: "}"):
-            return true
-        default:
-            return false
-        }
     }
 
     /// Whether a content type is binary, so its body is never searched.

@@ -33,6 +33,9 @@ package final class ServerInfo: Sendable {
         var upstreamBases: [String] = []
         /// Changes with ``upstreamBases``, so bodies rewritten for the old bases are not reused.
         var linkGeneration = 0
+        /// ``upstreamBases`` compiled for ``ServerInfo/baseURL``, the patterns most requests use, or `nil`
+        /// until a ``LinkRewriter`` sets the bases.
+        var linkPatterns: LinkPatterns?
         /// The daemon's stubs as its store last published them (``StubStore/publish(to:)``), or `nil` until then.
         var stubs: StubIndex?
     }

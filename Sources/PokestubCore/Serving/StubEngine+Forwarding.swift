@@ -83,9 +83,8 @@ extension StubEngine {
         }
         var response = linkRewriter.rewriteOnce(empty)
         var body = upstream.body
-        let bases = linkRewriter.upstreamBases
         if !LinkRewriter.isBinary(headers["Content-Type"]),
-            let rewritten = LinkRewriter.rewrite(body, bases: bases, to: info.baseURL)
+            let rewritten = linkRewriter.daemonPatterns.rewrite(body)
         {
             body = rewritten
         }

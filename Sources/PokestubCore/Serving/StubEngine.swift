@@ -173,7 +173,7 @@ package final class StubEngine: HTTPHandler {
                     limits: limits, givingUp: onServerThread && limits.maxSteps < templateLimits.maxSteps)
                 guard let rendered else { return serveOffServerThread(request, in: scope, timing: timing) }
                 response =
-                    linkRewriter?.rewrite(
+                    linkRewriter?.rewriteOnce(
                         rendered, to: scope.linkBase, recordedFrom: match.recordedUpstream, serving: scope.serving)
                     ?? rendered
             } else if let linkRewriter {
