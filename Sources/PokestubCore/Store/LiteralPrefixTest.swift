@@ -1,3 +1,5 @@
+import Foundation
+
 /// The literal text a stub's URL regex requires at the start of the request's path, tested by the stub index
 /// before it evaluates the stub's request pattern: a request whose path lacks it cannot match, and is passed
 /// over with no pattern copied and no regex machinery run.
@@ -40,9 +42,19 @@ final class LiteralPrefixTest: Sendable {
     /// refuses, each to be charged ``StubRegex/prefixMissSteps`` (``charge(_:to:)``).
     func refusals(_ request: HTTPRequest) -> Int? {
         if let method, method != request.method { return 0 }
-        if request.path.utf8.starts(with: prefix) { return nil }
+        if starts(request.path) { return nil }
         guard request.rawPath != request.path else { return 1 }
-        return request.rawPath.utf8.starts(with: prefix) ? nil : 2
+        return starts(request.rawPath) ? nil : 2
+    }
+
+    /// Whether `value`'s UTF-8 starts with ``prefix``: one `memcmp` on a native string's bytes (the generic
+    /// `starts(with:)` cost about 400 instructions a stub), the generic comparison on any other.
+    private func starts(_ value: String) -> Bool {
+        let compared = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count >= prefix.count
+                && prefix.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, prefix.count) == 0 }
+        }
+        return compared ?? value.utf8.starts(with: prefix)
     }
 
     /// Charges `refusals` prefix refusals to `budget` as ``StubRegex/evaluate(_:)`` charges each: nothing
