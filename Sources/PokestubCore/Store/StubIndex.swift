@@ -14,6 +14,8 @@ package final class StubIndex: Sendable {
     package let stubs: [StubMapping]
     /// The request patterns, apart from the stubs so matching touches nothing else.
     private let patterns: [RequestPattern]
+    /// Each regex stub's literal path prefix and method, tested before its pattern (``LiteralPrefixTest``).
+    private let prefixTests: [LiteralPrefixTest?]
     /// What each stub answers, with the `Matched-Stub-Id` and `Matched-Stub-Name` headers, built once.
     private let responses: [HTTPResponse]
     /// Each stub's body file, added to its response at serve time.
@@ -65,6 +67,7 @@ package final class StubIndex: Sendable {
         self.stubs = stubs
         let patterns = stubs.map(\.request)
         self.patterns = patterns
+        prefixTests = patterns.map(LiteralPrefixTest.init)
         responses = stubs.map(StubIndex.response(of:))
         templates = stubs.map(\.response.template)
         bodyFiles = stubs.map(StubIndex.bodyFile(of:))
@@ -104,13 +107,15 @@ package final class StubIndex: Sendable {
     }
 
     private init(
-        stubs: [StubMapping], patterns: [RequestPattern], responses: [HTTPResponse], bodyFiles: [BodyFile?],
+        stubs: [StubMapping], patterns: [RequestPattern], prefixTests: [LiteralPrefixTest?],
+        responses: [HTTPResponse], bodyFiles: [BodyFile?],
         templates: [ResponseTemplate?], references: [ServeEvent.StubReference], scenarioRules: [ScenarioRule?],
         rank: [Int], byLiteralPath: [PathKey: PathGroup], byPrefix: [String: [Int]], unindexed: [Int],
         byParent: [String: [Int]], byID: [UUID: Int]
     ) {
         self.stubs = stubs
         self.patterns = patterns
+        self.prefixTests = prefixTests
         self.responses = responses
         self.bodyFiles = bodyFiles
         self.templates = templates
@@ -162,7 +167,8 @@ package final class StubIndex: Sendable {
         var byID = self.byID
         byID[stub.id] = index
         return StubIndex(
-            stubs: stubs + [stub], patterns: patterns, responses: responses + [StubIndex.response(of: stub)],
+            stubs: stubs + [stub], patterns: patterns, prefixTests: prefixTests + [LiteralPrefixTest(stub.request)],
+            responses: responses + [StubIndex.response(of: stub)],
             bodyFiles: bodyFiles + [StubIndex.bodyFile(of: stub)], templates: templates + [stub.response.template],
             references: references + [ServeEvent.StubReference(stub)], scenarioRules: scenarioRules + [stub.scenario],
             rank: rank, byLiteralPath: byLiteralPath, byPrefix: byPrefix, unindexed: unindexed, byParent: byParent,
@@ -233,6 +239,7 @@ package final class StubIndex: Sendable {
     package func match(_ request: HTTPRequest, scenarios: ScenarioStates? = nil) -> Match? {
         var best: Int?
         let budget = MatchBudget.current
+        var prefixRefusals = 0
         func consider(_ candidates: [Int]) {
             for index in candidates {
                 if let best, rank[best] < rank[index] { return }  // lists are in rank order
@@ -241,6 +248,14 @@ package final class StubIndex: Sendable {
                 {
                     continue
                 }
+                // Most pattern stubs tried (the shipped ones are in the prefix group `/api/v2/`) fail by their
+                // method or literal prefix; their charges are settled before the next full evaluation.
+                if let refused = prefixTests[index]?.refusals(request) {
+                    prefixRefusals += refused
+                    continue
+                }
+                LiteralPrefixTest.charge(prefixRefusals, to: budget)
+                prefixRefusals = 0
                 budget?.candidate = stubs[index].id
                 if patterns[index].matches(request) {
                     best = index
@@ -262,6 +277,7 @@ package final class StubIndex: Sendable {
             }
         }
         consider(unindexed)
+        LiteralPrefixTest.charge(prefixRefusals, to: budget)
         return best.map {
             Match(
                 stub: references[$0], unfilledResponse: responses[$0], bodyFile: bodyFiles[$0], position: $0,

@@ -54,7 +54,7 @@ package struct StubRegex: Sendable, Hashable {
         // A whole-value match starts with the literal prefix, compared scalar by scalar as ICU compares
         // literal text (no canonical equivalence). The budget is charged what ICU's shortest run costs.
         if !requiredPrefix.isEmpty && !value.unicodeScalars.starts(with: requiredPrefix) {
-            requestBudget?.spend(10_000, pattern: pattern, stopped: false)
+            requestBudget?.spend(StubRegex.prefixMissSteps, pattern: pattern, stopped: false)
             return (false, false)
         }
         let allowedCallbacks = allowedSteps / 10_000
@@ -76,6 +76,10 @@ package struct StubRegex: Sendable, Hashable {
         requestBudget?.spend((callbacks + 1) * 10_000, pattern: pattern, stopped: exhausted)
         return (matched, exhausted)
     }
+
+    /// The steps charged for a value that lacks the literal prefix: what ICU's shortest run costs (one
+    /// progress interval of 10,000 steps).
+    static let prefixMissSteps = 10_000
 
     /// The engine steps one match may take for a value of `length` UTF-16 units: a million, plus twenty per
     /// unit. Patterns that scan a value a few times use a few steps per unit. Measured here, the budget lets
