@@ -130,18 +130,27 @@ package final class LinkRewriter: Sendable {
     /// A matched stub's response with upstream links pointing at `base` (the daemon's by default), as
     /// ``rewrite(_:to:recordedFrom:serving:)`` makes it; a body file's rewritten body is kept with its bytes
     /// (``BodyFile/response(with:variant:make:)``), so reading both takes one lock.
+    ///
+    /// The patterns are looked up only when needed (a `Location` to rewrite, a variant not made yet), so a body
+    /// file served again costs no lock beyond its own, also for a session, whose patterns are not the daemon's.
     func rewrite(_ match: StubIndex.Match, to base: String?, serving: ServerInfo.Serving) -> HTTPResponse {
         guard let bodyFile = match.bodyFile else {
             return rewrite(match.unfilledResponse, to: base, recordedFrom: match.recordedUpstream, serving: serving)
         }
-        let patterns = patterns(serving: serving, recordedFrom: match.recordedUpstream, target: base)
         var result = match.unfilledResponse
-        rewriteLocation(&result, with: patterns)
+        if LinkRewriter.hasLocationToRewrite(result) {
+            rewriteLocation(
+                &result, with: patterns(serving: serving, recordedFrom: match.recordedUpstream, target: base))
+        }
+        // The target ``patterns(serving:recordedFrom:target:)`` compiles for.
+        let target = base ?? serving.linkPatterns?.target ?? info.baseURL
         let key = ResponseBody.VariantKey(
-            generation: serving.linkGeneration, target: patterns.target, recordedFrom: match.recordedUpstream)
+            generation: serving.linkGeneration, target: target, recordedFrom: match.recordedUpstream)
         let contentType = result.headers["Content-Type"]
-        return bodyFile.response(with: result, variant: key) { body in
-            guard body.count >= 8, !LinkRewriter.isBinary(contentType), let data = patterns.rewrite(body.data)
+        return bodyFile.response(with: result, variant: key) { [self] body in
+            guard body.count >= 8, !LinkRewriter.isBinary(contentType),
+                let data = patterns(serving: serving, recordedFrom: match.recordedUpstream, target: base).rewrite(
+                    body.data)
             else { return nil }
             return ResponseBody(data)
         }
@@ -200,10 +209,13 @@ package final class LinkRewriter: Sendable {
         }
     }
 
+    /// Whether `response` has a `Location` that links are rewritten in: a redirect's or a 201's.
+    private static func hasLocationToRewrite(_ response: HTTPResponse) -> Bool {
+        ((300..<400).contains(response.status) || response.status == 201) && response.headers["Location"] != nil
+    }
+
     private func rewriteLocation(_ response: inout HTTPResponse, with patterns: LinkPatterns) {
-        guard (300..<400).contains(response.status) || response.status == 201,
-            let location = response.headers["Location"]
-        else { return }
+        guard LinkRewriter.hasLocationToRewrite(response), let location = response.headers["Location"] else { return }
         if let rewritten = patterns.rewrite(Data(location.utf8)) {
             response.headers.replace(name: "Location", value: String(decoding: rewritten, as: UTF8.self))
         }
