@@ -66,13 +66,13 @@
             return (try field("Census-Thread"), try field("Census-Taken"))
         }
 
-        @Test("a replayed GET on a kept-alive connection takes at most six locks, none inside another")
-        func replayedGet() async throws {
-            let root = try Self.listStubRoot()
+        /// A daemon over the list page's stub with the census in front, on one server thread, so every call
+        /// libmicrohttpd makes for a connection runs on it; `body` gets it and it is shut down after.
+        private static func withCensusDaemon(_ body: (PokestubDaemon) async throws -> Void) async throws {
+            let root = try listStubRoot()
             var configuration = Configuration()
             configuration.port = 0
             configuration.stubs = root.path
-            // One server thread, so every call libmicrohttpd makes for the connection runs on it.
             let settings = configuration
             let daemon = try await onOwnThread {
                 let daemon = try PokestubDaemon(
@@ -81,24 +81,7 @@
                 return daemon
             }
             do {
-                let connection = try RawConnection(port: daemon.port)
-                let request = "GET /api/v2/pokemon/?offset=0&limit=20 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                // The first request opens the connection; from the engine's call for the second to its call for
-                // the third lies exactly one request's worth: the second's answer and completion, the third's
-                // start.
-                _ = try await Self.exchange(request, on: connection)
-                let second = try await Self.exchange(request, on: connection)
-                let third = try await Self.exchange(request, on: connection)
-                #expect(second.thread == third.thread)
-                let taken = try #require(
-                    LockCensus.acquisitions(onThread: third.thread, in: second.taken..<third.taken),
-                    "\(third.taken - second.taken) acquisitions, more than the census keeps")
-                let listing = taken.map(\.description).joined(separator: "\n")
-                #expect(
-                    taken.count <= Self.replayedGetLocks,
-                    "a replayed GET took \(taken.count) locks:\n\(listing)")
-                #expect(taken.allSatisfy { $0.held == 0 }, "a lock was taken inside another:\n\(listing)")
-                #expect(daemon.engine.journal.count == 3)
+                try await body(daemon)
             } catch {
                 await daemon.shutdown(gracePeriod: .milliseconds(500))
                 throw error
@@ -106,50 +89,54 @@
             await daemon.shutdown(gracePeriod: .milliseconds(500))
         }
 
+        /// The locks one `request` takes when sent three times on one kept-alive connection: the first opens
+        /// the connection; from the engine's call for the second to its call for the third lies exactly one
+        /// request's worth (the second's answer and completion, the third's start).
+        private static func locksOfOneRequest(_ request: String, port: Int) async throws -> [LockCensus.Acquisition] {
+            let connection = try RawConnection(port: port)
+            _ = try await exchange(request, on: connection)
+            let second = try await exchange(request, on: connection)
+            let third = try await exchange(request, on: connection)
+            #expect(second.thread == third.thread)
+            return try #require(
+                LockCensus.acquisitions(onThread: third.thread, in: second.taken..<third.taken),
+                "\(third.taken - second.taken) acquisitions, more than the census keeps")
+        }
+
+        @Test("a replayed GET on a kept-alive connection takes at most six locks, none inside another")
+        func replayedGet() async throws {
+            try await Self.withCensusDaemon { daemon in
+                let request = "GET /api/v2/pokemon/?offset=0&limit=20 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                let taken = try await Self.locksOfOneRequest(request, port: daemon.port)
+                let listing = taken.map(\.description).joined(separator: "\n")
+                #expect(
+                    taken.count <= Self.replayedGetLocks,
+                    "a replayed GET took \(taken.count) locks:\n\(listing)")
+                #expect(taken.allSatisfy { $0.held == 0 }, "a lock was taken inside another:\n\(listing)")
+                #expect(daemon.engine.journal.count == 3)
+            }
+        }
+
         @Test("a replayed GET inside a session takes at most eight locks, none inside another")
         func replayedGetInSession() async throws {
-            let root = try Self.listStubRoot()
-            var configuration = Configuration()
-            configuration.port = 0
-            configuration.stubs = root.path
-            let settings = configuration
-            let daemon = try await onOwnThread {
-                let daemon = try PokestubDaemon(
-                    configuration: settings, threads: 1, adminAccess: nil, handler: { CensusHandler(engine: $0) })
-                try daemon.start()
-                return daemon
-            }
-            do {
+            try await Self.withCensusDaemon { daemon in
                 let created = try await HTTPFetch.send(
                     "http://127.0.0.1:\(daemon.port)/__admin/sessions", method: "POST",
                     body: Data(#"{"name": "census"}"#.utf8))
-                #expect(created.status == 201 || created.status == 200, "\(created.status)")
-                let session = try JSONValue.parse(created.body)
-                guard case .string(let id)? = session["id"] else {
+                #expect(created.status == 201, "\(created.status)")
+                guard case .string(let id)? = try JSONValue.parse(created.body)["id"] else {
                     Issue.record("no session id in \(String(decoding: created.body, as: UTF8.self))")
-                    await daemon.shutdown(gracePeriod: .milliseconds(500))
                     return
                 }
-                let connection = try RawConnection(port: daemon.port)
                 let request =
                     "GET /__sessions/\(id)/api/v2/pokemon/?offset=0&limit=20 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                _ = try await Self.exchange(request, on: connection)
-                let second = try await Self.exchange(request, on: connection)
-                let third = try await Self.exchange(request, on: connection)
-                #expect(second.thread == third.thread)
-                let taken = try #require(
-                    LockCensus.acquisitions(onThread: third.thread, in: second.taken..<third.taken),
-                    "\(third.taken - second.taken) acquisitions, more than the census keeps")
+                let taken = try await Self.locksOfOneRequest(request, port: daemon.port)
                 let listing = taken.map(\.description).joined(separator: "\n")
                 #expect(
                     taken.count <= Self.sessionGetLocks,
                     "a replayed GET in a session took \(taken.count) locks:\n\(listing)")
                 #expect(taken.allSatisfy { $0.held == 0 }, "a lock was taken inside another:\n\(listing)")
-            } catch {
-                await daemon.shutdown(gracePeriod: .milliseconds(500))
-                throw error
             }
-            await daemon.shutdown(gracePeriod: .milliseconds(500))
         }
     }
 #endif

@@ -124,23 +124,8 @@ enum TemplateRequestModel {
     }
 
     /// A random UUID as `UUID().uuidString.lowercased()` writes it (8-4-4-4-12 lower-case hexadecimal digits),
-    /// written from its bytes without making the upper-case text first.
+    /// written from its bytes without making the upper-case text first (`UUID.lowercasedText`).
     static func lowercasedUUID() -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return withUnsafeBytes(of: UUID().uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { output in
-                var position = 0
-                for (offset, byte) in bytes.enumerated() {
-                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                        output[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    output[position] = digits.utf8Start[Int(byte >> 4)]
-                    output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                    position += 2
-                }
-                return position
-            }
-        }
+        UUID().lowercasedText
     }
 }
