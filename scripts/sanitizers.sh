@@ -87,6 +87,9 @@ done
 # - TemplateFastPathTests/listPages: renders the list page that walks all 1,351 ids 64 times (fast and general
 #   path, four budgets, eight pages); ASan's stack trace per allocation stretched it past ten minutes. The
 #   shipped page's fast-path equivalence on random templates (randomTemplates) still runs here.
+# - StubRegexPrefixTests/sameAnswer: runs ICU over 14 patterns and 24 values each with and without the literal
+#   prefix test; under ASan it took over ten minutes, near the sanitizer run's time limit. Its budget test
+#   (chargesTheBudget) and the literal-prefix tests of the stub index still run here.
 # PokestubServer under ASan (most of its socket tests read answers with fixed timeouts, which the two tests
 # above are the first to miss) and the other targets
 # (they start pokestub daemons and Python upstreams as processes and wait for them with fixed timeouts; a
@@ -98,7 +101,8 @@ ci_skips=(--skip 'ServingTests/delayDoesNotBlock' --skip 'SlowClientTests/idleKe
     --skip 'TemplateBudgetTests/nestedEach' --skip 'TemplateBudgetTests/hugeRandomValue'
     --skip 'ParsedBodyMemoryTests/largeBodyMemory' --skip 'JSONParseMemoryTests/largeBodyMemory'
     --skip 'SlowRequestTests/stopsWithinGrace' --skip 'HostileAdminJSONTests/tenMegabytes'
-    --skip 'JSONParserDifferentialTests/pokeAPIBodies' --skip 'TemplateFastPathTests/listPages')
+    --skip 'JSONParserDifferentialTests/pokeAPIBodies' --skip 'TemplateFastPathTests/listPages'
+    --skip 'StubRegexPrefixTests/sameAnswer')
 ci_thread_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubServerTests --filter PokestubRobustnessTests)
 ci_address_filters=(--filter PokestubJSONTests --filter PokestubDaemonTests --filter PokestubCoreTests --filter PokestubRobustnessTests)
 
