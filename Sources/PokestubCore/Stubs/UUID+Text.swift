@@ -18,7 +18,7 @@ extension UUID {
                     read = false
                     break
                 }
-            } else if count < 36, let digit = UUID.hexDigit(byte) {
+            } else if count < 36, let digit = PercentDecoding.hexValue(byte) {
                 if count < 19 {
                     bytes.0 = bytes.0 << 4 | UInt64(digit)
                 } else {
@@ -67,16 +67,6 @@ extension UUID {
                 }
                 return position
             }
-        }
-    }
-
-    /// The value of a hex digit of either case, or `nil`.
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }
