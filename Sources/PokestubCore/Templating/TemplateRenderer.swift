@@ -419,11 +419,18 @@ struct TemplateRenderer {
         _ text: String, to output: inout [UInt8], from start: Int
     ) throws(TemplateRenderError) {
         var text = text
+        // Index loops over the buffer: a generic scan (`firstIndex(where:)`) reads each byte through the
+        // collection's `_read` accessor, which an unoptimized build allocates a frame for, once per byte.
         let size = text.withUTF8 { (bytes) -> Int? in
-            guard let first = bytes.firstIndex(where: TemplateRenderer.isEscaped) else { return nil }
+            var position = 0
+            while position < bytes.count, !TemplateRenderer.isEscaped(bytes[position]) { position += 1 }
+            guard position < bytes.count else { return nil }
             var size = bytes.count
-            for byte in bytes[first...] where TemplateRenderer.isEscaped(byte) {
-                size += TemplateRenderer.entity(for: byte).utf8CodeUnitCount - 1
+            while position < bytes.count {
+                if TemplateRenderer.isEscaped(bytes[position]) {
+                    size += TemplateRenderer.entity(for: bytes[position]).utf8CodeUnitCount - 1
+                }
+                position += 1
             }
             return size
         }
