@@ -48,8 +48,7 @@ final class LinkPatterns: Sendable {
         for pattern in patterns.dropFirst() {
             common = common.prefix(zip(common, pattern.needle).prefix { $0 == $1 }.count)
         }
-        let shared = Span(needle: Array(common), at: 0, replacementLength: 0)
-        candidates = Candidates(common: Array(common), sharedPrefix: shared.prefix, sharedMask: shared.mask)
+        candidates = Candidates(common: Array(common))
     }
 
     /// Replaces the bases in bytes, in one pass: a body without a link is read once and not copied.
@@ -86,15 +85,20 @@ final class LinkPatterns: Sendable {
             replacement = offset + bytes.count
             self.replacementLength = replacementLength
             first = bytes.first ?? 0
-            var prefix: UInt64 = 0
-            var mask: UInt64 = 0
-            for index in 0..<min(8, bytes.count) {
-                prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
-                mask |= 0xFF << (8 * UInt64(index))
-            }
-            self.prefix = prefix
-            self.mask = mask
+            (prefix, mask) = LinkPatterns.prefixWord(of: bytes)
         }
+    }
+
+    /// The first eight bytes of `bytes` (fewer for a shorter one) as one little-endian word, and the mask of
+    /// the bytes that word holds: what an eight-byte load from a candidate is compared with.
+    private static func prefixWord(of bytes: [UInt8]) -> (prefix: UInt64, mask: UInt64) {
+        var prefix: UInt64 = 0
+        var mask: UInt64 = 0
+        for index in 0..<min(8, bytes.count) {
+            prefix |= UInt64(bytes[index]) << (8 * UInt64(index))
+            mask |= 0xFF << (8 * UInt64(index))
+        }
+        return (prefix, mask)
     }
 
     /// Where a needle may start: the first two bytes all needles share, tested sixteen offsets at a time; the
@@ -110,12 +114,11 @@ final class LinkPatterns: Sendable {
         var sharedPrefix: UInt64
         var sharedMask: UInt64
 
-        init(common: [UInt8], sharedPrefix: UInt64, sharedMask: UInt64) {
+        init(common: [UInt8]) {
             checked = min(2, common.count)
             first = common.first ?? 0
             second = common.count > 1 ? common[1] : 0
-            self.sharedPrefix = sharedPrefix
-            self.sharedMask = sharedMask
+            (sharedPrefix, sharedMask) = LinkPatterns.prefixWord(of: common)
         }
 
         /// The offset of the next place at or after `index` where the checked shared bytes start, or `nil`;

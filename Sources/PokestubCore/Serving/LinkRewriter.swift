@@ -91,7 +91,7 @@ package final class LinkRewriter: Sendable {
     ) -> HTTPResponse {
         let patterns = patterns(serving: serving, recordedFrom: recordedFrom, target: base)
         var result = response
-        rewriteLocation(&result, with: patterns)
+        LinkRewriter.rewriteLocation(&result, with: patterns)
         let body = response.body
         guard body.count >= 8 else { return result }
         let key = ResponseBody.VariantKey(
@@ -118,7 +118,7 @@ package final class LinkRewriter: Sendable {
     ) -> HTTPResponse {
         let patterns = patterns(serving: serving, recordedFrom: recordedFrom, target: base)
         var result = response
-        rewriteLocation(&result, with: patterns)
+        LinkRewriter.rewriteLocation(&result, with: patterns)
         if response.body.count >= 8, !LinkRewriter.isBinary(response.headers["Content-Type"]),
             let data = patterns.rewrite(response.body.data)
         {
@@ -139,7 +139,7 @@ package final class LinkRewriter: Sendable {
         }
         var result = match.unfilledResponse
         if LinkRewriter.hasLocationToRewrite(result) {
-            rewriteLocation(
+            LinkRewriter.rewriteLocation(
                 &result, with: patterns(serving: serving, recordedFrom: match.recordedUpstream, target: base))
         }
         // The target ``patterns(serving:recordedFrom:target:)`` compiles for.
@@ -154,22 +154,6 @@ package final class LinkRewriter: Sendable {
             else { return nil }
             return ResponseBody(data)
         }
-    }
-
-    /// A proxied response with upstream links pointing at the daemon, computed now (not cached).
-    ///
-    /// - Parameter response: The response built from the upstream's.
-    /// - Returns: The response to send.
-    package func rewriteOnce(_ response: HTTPResponse) -> HTTPResponse {
-        let patterns = daemonPatterns
-        var result = response
-        rewriteLocation(&result, with: patterns)
-        if response.body.count > 0, !LinkRewriter.isBinary(response.headers["Content-Type"]),
-            let data = patterns.rewrite(response.body.data)
-        {
-            result.body = ResponseBody(data)
-        }
-        return result
     }
 
     /// The upstream bases compiled for the daemon's base URL, as requests read them now.
@@ -214,7 +198,9 @@ package final class LinkRewriter: Sendable {
         ((300..<400).contains(response.status) || response.status == 201) && response.headers["Location"] != nil
     }
 
-    private func rewriteLocation(_ response: inout HTTPResponse, with patterns: LinkPatterns) {
+    /// Rewrites the links in `response`'s `Location` header with `patterns`, when it has one to rewrite
+    /// (``hasLocationToRewrite(_:)``).
+    static func rewriteLocation(_ response: inout HTTPResponse, with patterns: LinkPatterns) {
         guard LinkRewriter.hasLocationToRewrite(response), let location = response.headers["Location"] else { return }
         if let rewritten = patterns.rewrite(Data(location.utf8)) {
             response.headers.replace(name: "Location", value: String(decoding: rewritten, as: UTF8.self))
@@ -222,7 +208,8 @@ package final class LinkRewriter: Sendable {
     }
 
     /// Replaces upstream base URLs in bytes, in one pass: a body without a link is read once and not copied.
-    /// Compiles the patterns for this one call; a request uses the compiled ones (``patterns(bases:target:)``).
+    /// Compiles the patterns for this one call; a request uses the compiled ones
+    /// (``patterns(serving:recordedFrom:target:)``).
     ///
     /// - Parameters:
     ///   - data: The body.

@@ -65,10 +65,10 @@ extension StubEngine {
     /// The upstream's response passed on, its links pointing at pokestub; the body is copied only when links
     /// are rewritten.
     ///
-    /// The `Location` header goes through the rewriter (with an empty body). The body is read once
-    /// (``LinkRewriter/rewrite(_:bases:to:)``, which copies nothing until it meets a link): rewritten when a
-    /// base URL occurs, else the upstream's own bytes, shared with its ``ResponseBody``
-    /// (``ResponseBody/init(passingThrough:)``).
+    /// The `Location` header and the body are rewritten with the daemon's compiled patterns
+    /// (``LinkRewriter/daemonPatterns``), read once. The body is read once (``LinkPatterns/rewrite(_:)``, which
+    /// copies nothing until it meets a link): rewritten when a base URL occurs, else the upstream's own bytes,
+    /// shared with its ``ResponseBody`` (``ResponseBody/init(passingThrough:)``).
     ///
     /// - Parameters:
     ///   - upstream: The upstream's answer.
@@ -81,11 +81,11 @@ extension StubEngine {
             response.body = ResponseBody(passingThrough: upstream.body)
             return response
         }
-        var response = linkRewriter.rewriteOnce(empty)
+        let patterns = linkRewriter.daemonPatterns
+        var response = empty
+        LinkRewriter.rewriteLocation(&response, with: patterns)
         var body = upstream.body
-        if !LinkRewriter.isBinary(headers["Content-Type"]),
-            let rewritten = linkRewriter.daemonPatterns.rewrite(body)
-        {
+        if !LinkRewriter.isBinary(headers["Content-Type"]), let rewritten = patterns.rewrite(body) {
             body = rewritten
         }
         response.body = ResponseBody(passingThrough: body)
